@@ -1,0 +1,76 @@
+"""Command line: ``python -m engine replay FILE|-``, ``verify FILE``, ``bench``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from engine.errors import RecordError
+
+
+def _read_json(path: str) -> Any:
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON: {exc}") from None
+
+
+def _replay(path: str) -> int:
+    from engine.record import DealRecord, replay
+
+    record = DealRecord.from_dict(_read_json(path))
+    print(json.dumps(replay(record).to_dict(), indent=1))
+    return 0
+
+
+def _verify(path: str) -> int:
+    from engine.shuffle import verify
+
+    data = _read_json(path)
+    if not isinstance(data, dict) or "salt" not in data or "commitment" not in data:
+        raise RecordError("a record to verify needs its 'salt' and 'commitment'")
+    from engine.record import DealRecord
+
+    record = DealRecord.from_dict(data)
+    if verify(record.deck, str(data["salt"]), str(data["commitment"])):
+        print("ok: the deck matches the commitment published before the first bid")
+        return 0
+    print("MISMATCH: this deck is not the one committed to")
+    return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    replay = commands.add_parser("replay", help="replay a deal record (DEAL_RECORD.md)")
+    replay.add_argument("file", help="the record's path, or - for standard input")
+    verify = commands.add_parser("verify", help="check a finished deal's shuffle commitment")
+    verify.add_argument("file", help="a deal record with 'salt' and 'commitment', or -")
+    bench = commands.add_parser("bench", help="random legal deals per second, per variant")
+    bench.add_argument("--seconds", type=float, default=3.0, help="per variant (default 3)")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "replay":
+            return _replay(args.file)
+        if args.command == "verify":
+            return _verify(args.file)
+        from engine.bench import main as bench_main
+
+        return bench_main(args.seconds)
+    except RecordError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

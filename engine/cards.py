@@ -1,0 +1,149 @@
+"""Cards, suits and the per-trump tables every other module reads.
+
+A card is an ``int`` in ``0..31``: ``suit * 8 + rank`` with ranks in the natural
+order ``7 8 9 T J Q K A`` (index 0..7) and suits ``C D H S`` (0..3). A set of
+cards is a 32-bit mask (``1 << card``). The tables below are computed once so the
+hot paths (legal moves, trick winners, points) are plain list look-ups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+Card = int
+Mask = int
+
+RANKS = "789TJQKA"
+SUITS = "CDHS"
+#: Trump codes: the four suits, and ``NT`` (no trump, Open Blot only) as 4.
+TRUMP_CODES = ("C", "D", "H", "S", "NT")
+NO_TRUMP = 4
+ALL_CARDS: Mask = (1 << 32) - 1
+
+R7, R8, R9, RT, RJ, RQ, RK, RA = range(8)
+
+# Trick-taking strength within a suit, higher wins (RULES.md §1).
+_TRUMP_ORDER = (R7, R8, RQ, RK, RT, RA, R9, RJ)  # weakest first: 7 8 Q K 10 A 9 J
+_PLAIN_ORDER = (R7, R8, R9, RJ, RQ, RK, RT, RA)  # weakest first: 7 8 9 J Q K 10 A
+TRUMP_STRENGTH = tuple(_TRUMP_ORDER.index(r) for r in range(8))
+PLAIN_STRENGTH = tuple(_PLAIN_ORDER.index(r) for r in range(8))
+
+_TRUMP_POINTS = (0, 0, 14, 10, 20, 3, 4, 11)
+_PLAIN_POINTS = (0, 0, 0, 10, 2, 3, 4, 11)
+_NO_TRUMP_POINTS = (0, 0, 0, 10, 2, 3, 4, 19)
+LAST_TRICK_BONUS = 10
+TOTAL_CARD_POINTS = 162
+
+
+def card(code: str) -> Card:
+    """Parse a card code such as ``"JH"``; raises ``ValueError`` on anything else."""
+    if not isinstance(code, str) or len(code) != 2 or code[0] not in RANKS or code[1] not in SUITS:
+        raise ValueError(f"not a card code: {code!r}")
+    return SUITS.index(code[1]) * 8 + RANKS.index(code[0])
+
+
+def code(c: Card) -> str:
+    return CODES[c]
+
+
+CODES: tuple[str, ...] = tuple(RANKS[c & 7] + SUITS[c >> 3] for c in range(32))
+
+
+def suit(c: Card) -> int:
+    return c >> 3
+
+
+def rank(c: Card) -> int:
+    return c & 7
+
+
+def suit_mask(s: int) -> Mask:
+    return 0xFF << (8 * s)
+
+
+SUIT_MASKS: tuple[Mask, ...] = tuple(suit_mask(s) for s in range(4))
+
+
+def trump_code(t: int) -> str:
+    return TRUMP_CODES[t]
+
+
+def parse_trump(text: str, allow_no_trump: bool = True) -> int:
+    if text == "NT" and allow_no_trump:
+        return NO_TRUMP
+    if isinstance(text, str) and len(text) == 1 and text in SUITS:
+        return SUITS.index(text)
+    raise ValueError(f"not a trump code: {text!r}")
+
+
+def mask_of(cards: Iterable[Card]) -> Mask:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_in(m: Mask) -> Iterator[Card]:
+    """The cards of a mask, lowest index first (clubs 7 .. spades A)."""
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low
+
+
+def card_list(m: Mask) -> list[Card]:
+    return list(cards_in(m))
+
+
+def sort_key(c: Card) -> int:
+    """Canonical order: suits C D H S, ranks 7 8 9 T J Q K A (deal records)."""
+    return c
+
+
+def points_table(trump: int | None) -> tuple[int, ...]:
+    """Card points of each card for a deal with this trump (``NO_TRUMP`` or a suit)."""
+    return POINTS[NO_TRUMP if trump is None else trump]
+
+
+def _points_for(trump: int) -> tuple[int, ...]:
+    if trump == NO_TRUMP:
+        return tuple(_NO_TRUMP_POINTS[c & 7] for c in range(32))
+    return tuple(
+        (_TRUMP_POINTS if c >> 3 == trump else _PLAIN_POINTS)[c & 7] for c in range(32)
+    )
+
+
+#: ``POINTS[trump][card]``; ``trump`` in 0..4 (4 = no trump).
+POINTS: tuple[tuple[int, ...], ...] = tuple(_points_for(t) for t in range(5))
+
+
+def _strength_for(trump: int) -> tuple[int, ...]:
+    """A key per card: trumps above every plain card, then the suit's own order."""
+    return tuple(
+        16 + TRUMP_STRENGTH[c & 7] if c >> 3 == trump else PLAIN_STRENGTH[c & 7]
+        for c in range(32)
+    )
+
+
+#: ``STRENGTH[trump][card]``: compare only cards of the led suit or trumps.
+STRENGTH: tuple[tuple[int, ...], ...] = tuple(_strength_for(t) for t in range(5))
+
+
+def _beats_for(trump: int) -> tuple[Mask, ...]:
+    """``BEATS[trump][c]``: the trumps that beat trump card ``c`` (0 for non-trumps)."""
+    if trump == NO_TRUMP:
+        return (0,) * 32
+    out = []
+    for c in range(32):
+        if c >> 3 != trump:
+            out.append(0)
+            continue
+        m = 0
+        for r in range(8):
+            if TRUMP_STRENGTH[r] > TRUMP_STRENGTH[c & 7]:
+                m |= 1 << (trump * 8 + r)
+        out.append(m)
+    return tuple(out)
+
+
+BEATS: tuple[tuple[Mask, ...], ...] = tuple(_beats_for(t) for t in range(5))

@@ -1,0 +1,152 @@
+"""Observations: the only way anything outside the engine sees a deal.
+
+``observe(deal, seat)`` gives what that seat may see; ``observe(deal, None)`` what
+a spectator may see. Hidden information is stripped here, once: another seat's
+Belote hand, the undealt deck, and every Open Blot face-down card (hidden from
+its owner too). Templates render observations and bots decide on them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import Action
+from engine.belote import BeloteDeal
+from engine.cards import CODES, TRUMP_CODES, Card, card_list
+from engine.deal import BIDDING, Deal
+from engine.open_blot import OpenBlotDeal
+from engine.result import TrickRecord
+
+#: An Open Blot stack as seen: its top face-up card (or None) and whether a
+#: face-down card lies in it.
+Stack = tuple[Card | None, bool]
+
+
+@dataclass(frozen=True)
+class DeclarationView:
+    seat: int
+    kind: str
+    cards: tuple[Card, ...]
+    points: int
+
+
+@dataclass(frozen=True)
+class Observation:
+    variant: str
+    seat: int | None
+    seats: int
+    dealer: int
+    phase: str
+    bid_round: int
+    to_act: int | None
+    trump: int | None
+    taker: int | None
+    #: Belote's proposed card (public from the deal on); None in Open Blot.
+    proposed: Card | None
+    #: The viewer's own cards (Belote); empty for spectators and in Open Blot.
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    #: Open Blot: every seat's 8 stacks; empty in Belote.
+    stacks: tuple[tuple[Stack, ...], ...]
+    leader: int
+    trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[TrickRecord, ...]
+    declarations: tuple[DeclarationView, ...]
+    announcements: tuple[tuple[int, str], ...]
+    card_points: tuple[int, int]
+    tricks_won: tuple[int, int]
+    history: tuple[Action, ...]
+    legal: tuple[Action, ...]
+    result: dict[str, Any] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, with card and trump codes."""
+        return {
+            "variant": self.variant,
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "bid_round": self.bid_round,
+            "to_act": self.to_act,
+            "trump": None if self.trump is None else TRUMP_CODES[self.trump],
+            "taker": self.taker,
+            "proposed": None if self.proposed is None else CODES[self.proposed],
+            "hand": [CODES[c] for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "stacks": [
+                [{"top": None if c is None else CODES[c], "face_down": d} for c, d in row]
+                for row in self.stacks
+            ],
+            "leader": self.leader,
+            "trick": [{"seat": s, "card": CODES[c]} for s, c in self.trick],
+            "tricks": [
+                {"leader": t.leader, "cards": list(t.cards), "winner": t.winner, "points": t.points}
+                for t in self.tricks
+            ],
+            "declarations": [
+                {"seat": d.seat, "kind": d.kind, "cards": [CODES[c] for c in d.cards],
+                 "points": d.points}
+                for d in self.declarations
+            ],
+            "announcements": [{"seat": s, "word": w} for s, w in self.announcements],
+            "card_points": list(self.card_points),
+            "tricks_won": list(self.tricks_won),
+            "history": [a.to_dict() for a in self.history],
+            "legal": [a.to_dict() for a in self.legal],
+            "result": self.result,
+        }
+
+
+def observe(deal: Deal, seat: int | None) -> Observation:
+    """What ``seat`` (or, with ``None``, a spectator) may see of ``deal``."""
+    if seat is not None and not 0 <= seat < deal.seats:
+        raise ValueError(f"no seat {seat} at a {deal.variant} table")
+    hand: tuple[Card, ...] = ()
+    stacks: tuple[tuple[Stack, ...], ...] = ()
+    proposed = None
+    declarations: tuple[DeclarationView, ...] = ()
+    if isinstance(deal, BeloteDeal):
+        if seat is not None:
+            hand = tuple(card_list(deal.hands[seat]))
+        proposed = deal.proposed
+        sizes = tuple(h.bit_count() for h in deal.hands)
+    elif isinstance(deal, OpenBlotDeal):
+        stacks = tuple(tuple(deal.stacks(s)) for s in range(2))
+        sizes = tuple((deal.face_up[s] | deal.face_down[s]).bit_count() for s in range(2))
+        trump = deal.trump
+        declarations = tuple(
+            DeclarationView(d.seat, d.kind, tuple(card_list(d.cards)), d.points(trump))  # type: ignore[arg-type]
+            for d in deal.declarations
+        )
+    else:  # pragma: no cover - every variant is listed above
+        raise TypeError(f"unknown deal type {type(deal).__name__}")
+    leader = deal.leader
+    trick = tuple(((leader + i) % deal.seats, c) for i, c in enumerate(deal.trick))
+    result = deal.result()
+    legal = tuple(deal.legal_actions()) if seat is not None and seat == deal.to_act else ()
+    return Observation(
+        variant=deal.variant,
+        seat=seat,
+        seats=deal.seats,
+        dealer=deal.dealer,
+        phase=deal.phase,
+        bid_round=deal.bid_round if deal.phase == BIDDING else 0,
+        to_act=deal.to_act,
+        trump=deal.trump,
+        taker=deal.taker,
+        proposed=proposed,
+        hand=hand,
+        hand_sizes=sizes,
+        stacks=stacks,
+        leader=leader,
+        trick=trick,
+        tricks=deal.trick_records(),
+        declarations=declarations,
+        announcements=tuple(deal.announcements),
+        card_points=(deal.card_points[0], deal.card_points[1]),
+        tricks_won=(deal.tricks_won[0], deal.tricks_won[1]),
+        history=tuple(deal.history),
+        legal=legal,
+        result=None if result is None else result.to_dict(),
+    )

@@ -1,0 +1,45 @@
+"""The two questions every trick asks: which cards may be played, and who wins.
+
+Both variants share these: Open Blot's duties are Belote's with no partner (a
+two-card trick never holds a trump that was not led) and, in a no-trump game,
+only the duty to follow suit. This is the one place that decides card legality.
+"""
+
+from __future__ import annotations
+
+from engine.cards import BEATS, NO_TRUMP, STRENGTH, SUIT_MASKS, Mask
+
+
+def legal_plays(hand: Mask, led: int, best: int, partner_winning: bool, trump: int) -> Mask:
+    """The cards of ``hand`` that may be played.
+
+    ``led`` is the first card of the trick and ``best`` the card currently winning
+    it (both ``-1`` when the trick is empty); ``trump`` is a suit or ``NO_TRUMP``.
+    """
+    if led < 0:
+        return hand
+    led_suit = led >> 3
+    follow = hand & SUIT_MASKS[led_suit]
+    if trump == NO_TRUMP:
+        return follow or hand
+    if follow:
+        if led_suit == trump:
+            return (follow & BEATS[trump][best]) or follow
+        return follow
+    if partner_winning:
+        return hand
+    trumps = hand & SUIT_MASKS[trump]
+    if not trumps:
+        return hand
+    if best >> 3 == trump:
+        # Overtrump if possible, otherwise still a (lower) trump: D-3.
+        return (trumps & BEATS[trump][best]) or trumps
+    return trumps
+
+
+def beats(card: int, best: int, trump: int) -> bool:
+    """Whether ``card`` takes the lead from ``best`` (the trick's winning card so far)."""
+    strength = STRENGTH[trump]
+    if card >> 3 == best >> 3:
+        return strength[card] > strength[best]
+    return card >> 3 == trump
