@@ -8,6 +8,7 @@ from engine.actions import CHOOSE, CHOOSE_ACTIONS, PASS_ACTIONS, TAKE, TAKE_ACTI
 from engine.cards import CODES, RK, RQ, SUIT_MASKS, TRUMP_CODES, Card, Mask
 from engine.deal import OVER, PLAYING, Deal
 from engine.events import Event
+from engine.layout import BELOTE_PROPOSED_INDEX, belote_completion, belote_first_deal
 from engine.result import DealResult
 from engine.rules import BELOTE, RuleSet
 from engine.scoring import score_belote
@@ -20,16 +21,9 @@ class BeloteDeal(Deal):
     def __init__(self, rules: RuleSet, dealer: int, deck: Sequence[Card]) -> None:
         super().__init__(rules, dealer, deck)
         self.hands: list[Mask] = [0, 0, 0, 0]
-        self.dealt: list[Mask] = [0, 0, 0, 0]
-        # 3 cards each, then 2 each, from dealer + 1 round the table (indices 0..19).
-        position = 0
-        for batch in (3, 2):
-            for i in range(1, 5):
-                seat = (dealer + i) % 4
-                for c in self.deck[position : position + batch]:
-                    self.hands[seat] |= 1 << c
-                position += batch
-        self.proposed: Card = self.deck[20]
+        for c, seat in zip(self.deck, belote_first_deal(dealer), strict=False):
+            self.hands[seat] |= 1 << c
+        self.proposed: Card = self.deck[BELOTE_PROPOSED_INDEX]
         self.belote_seat: int | None = None
 
     def playable(self, seat: int) -> Mask:
@@ -69,19 +63,11 @@ class BeloteDeal(Deal):
         events.append(Event("void"))
 
     def _complete_deal(self, events: list[Event]) -> None:
-        position = 21
-        for i in range(1, 5):
-            seat = (self.dealer + i) % 4
-            if seat == self.taker:
-                self.hands[seat] |= 1 << self.proposed
-                count = 2
-            else:
-                count = 3
-            for c in self.deck[position : position + count]:
-                self.hands[seat] |= 1 << c
-            position += count
-        self.dealt = self.hands[:]
-        assert self.trump is not None
+        assert self.trump is not None and self.taker is not None
+        self.hands[self.taker] |= 1 << self.proposed
+        rest = self.deck[BELOTE_PROPOSED_INDEX + 1 :]
+        for c, seat in zip(rest, belote_completion(self.dealer, self.taker), strict=True):
+            self.hands[seat] |= 1 << c
         pair = (1 << (self.trump * 8 + RK)) | (1 << (self.trump * 8 + RQ))
         for seat, hand in enumerate(self.hands):
             if hand & pair == pair:

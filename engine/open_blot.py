@@ -9,6 +9,7 @@ from engine.cards import CODES, NO_TRUMP, RK, RQ, TRUMP_CODES, Card, Mask
 from engine.deal import BIDDING, OVER, PLAYING, Deal
 from engine.declarations import Declaration, available, grow
 from engine.events import Event
+from engine.layout import OPEN_BLOT_SECOND_BATCH, open_blot_layout
 from engine.result import DealResult
 from engine.rules import OPEN_BLOT, RuleSet
 from engine.scoring import score_open_blot
@@ -32,34 +33,27 @@ class OpenBlotDeal(Deal):
         self.declarations: list[Declaration] = []
         self.declared: list[Mask] = [0, 0]
         self._declare_count = 0
-        non_dealer = (dealer + 1) % 2
-        # D-6: the face-down groups of four, then the first face-up batch.
-        for i, (seat, first) in enumerate(
-            ((non_dealer, 0), (dealer, 0), (non_dealer, 4), (dealer, 4))
-        ):
-            for k in range(4):
-                c = self.deck[4 * i + k]
-                self.down[seat][first + k] = c
-                self.face_down[seat] |= 1 << c
-        self._deal_face_up(16, 0)
         self.second_batch_dealt = False
+        self._deal_from(0, OPEN_BLOT_SECOND_BATCH)
 
-    def _deal_face_up(self, start: int, first_stack: int) -> None:
-        non_dealer = (self.dealer + 1) % 2
-        for j, seat in enumerate((non_dealer, self.dealer)):
-            for k in range(4):
-                c = self.deck[start + 4 * j + k]
-                stack = first_stack + k
+    def _deal_from(self, start: int, stop: int) -> None:
+        layout = open_blot_layout(self.dealer)
+        for index in range(start, stop):
+            c = self.deck[index]
+            seat, stack, face_up = layout[index]
+            if face_up:
                 self.up[seat][stack] = c
                 self.face_up[seat] |= 1 << c
                 self.under[c] = self.down[seat][stack]
+            else:
+                self.down[seat][stack] = c
+                self.face_down[seat] |= 1 << c
 
     def _deal_second_batch(self, events: list[Event]) -> None:
-        self._deal_face_up(24, 4)
+        self._deal_from(OPEN_BLOT_SECOND_BATCH, 32)
         self.second_batch_dealt = True
-        non_dealer = (self.dealer + 1) % 2
-        shown = {s: [CODES[self.up[s][k]] for k in range(4, 8)] for s in (non_dealer, self.dealer)}
-        events.append(Event("dealt", None, {"face_up": {str(s): c for s, c in shown.items()}}))
+        shown = {str(s): [CODES[self.up[s][k]] for k in range(4, 8)] for s in (0, 1)}
+        events.append(Event("dealt", None, {"face_up": shown}))
 
     def playable(self, seat: int) -> Mask:
         return self.face_up[seat]
