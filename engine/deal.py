@@ -62,6 +62,7 @@ class Deal:
         #: Belote / Rebelote as they were shown: (seat, "belote" | "rebelote").
         self.announcements: list[tuple[int, str]] = []
         self._result: DealResult | None = None
+        self._mask_at, self._mask = -1, 0
 
     # --- what the variants provide -------------------------------------------------
 
@@ -101,12 +102,17 @@ class Deal:
         """The cards the seat to act may play now (0 outside the play phase)."""
         if self.phase != PLAYING:
             return 0
+        # legal_actions() and apply() both ask; the position only changes with history.
+        if self._mask_at == len(self.history):
+            return self._mask
         seat = self.to_act
         assert seat is not None
         trick = self.trick
         partner_winning = self.seats == 4 and len(trick) >= 2 and self.best_seat == (seat + 2) % 4
         led = trick[0] if trick else -1
-        return legal_plays(self.playable(seat), led, self.best, partner_winning, self.trump)  # type: ignore[arg-type]
+        mask = legal_plays(self.playable(seat), led, self.best, partner_winning, self.trump)  # type: ignore[arg-type]
+        self._mask_at, self._mask = len(self.history), mask
+        return mask
 
     def legal_actions(self) -> list[Action]:
         if self.phase == BIDDING:
