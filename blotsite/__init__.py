@@ -1,0 +1,1 @@
+"""Project wiring: settings, ASGI routing and URLs (no game logic here)."""

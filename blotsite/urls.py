@@ -1,0 +1,9 @@
+"""Top-level URLs: the admin, accounts, and the games app."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("", include("games.urls")),
+]

@@ -1,0 +1,1 @@
+"""The games app: players, rule sets, tables, matches, deals and their pages."""

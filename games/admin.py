@@ -1,0 +1,156 @@
+"""Admin: rule sets (validated by the engine), players, tables, matches, deals."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from games.forms import RuleSetAdminForm
+from games.models import (
+    Deal,
+    Match,
+    Participant,
+    Player,
+    RuleSetConfig,
+    ScoreRow,
+    Seat,
+    Table,
+    Tournament,
+)
+
+
+def _pretty_json(value: Any) -> str:
+    return format_html("<pre>{}</pre>", json.dumps(value, indent=2))
+
+
+@admin.register(RuleSetConfig)
+class RuleSetConfigAdmin(admin.ModelAdmin):
+    form = RuleSetAdminForm
+    list_display = ["name", "variant", "is_default", "overrides_text", "table_count", "updated_at"]
+    list_filter = ["variant", "is_default"]
+    search_fields = ["name", "description"]
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        return RuleSetAdminForm.fieldsets()
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).annotate(_tables=Count("tables"))
+
+    @admin.display(description=_("overrides"))
+    def overrides_text(self, obj: RuleSetConfig) -> str:
+        if not obj.overrides:
+            return str(_("(defaults)"))
+        return ", ".join(f"{k}={v}" for k, v in sorted(obj.overrides.items()))
+
+    @admin.display(description=_("tables"), ordering="_tables")
+    def table_count(self, obj: RuleSetConfig) -> int:
+        return obj._tables
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["display_name", "user", "language", "created_at"]
+    list_filter = ["language"]
+    search_fields = ["display_name", "user__username", "user__email"]
+    readonly_fields = ["created_at", "statistics"]
+    raw_id_fields = ["user"]
+
+    @admin.display(description=_("statistics"))
+    def statistics(self, obj: Player) -> str:
+        s = obj.stats()
+        return str(
+            _("%(played)s matches played, %(won)s won, %(deals)s deals played")
+            % {"played": s.matches_played, "won": s.matches_won, "deals": s.deals_played}
+        )
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    raw_id_fields = ["user"]
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = [
+        "id", "variant", "format", "status", "is_private", "rule_set_name",
+        "created_by", "spectator_count", "created_at",
+    ]
+    list_filter = ["variant", "status", "is_private", "format"]
+    search_fields = ["id", "created_by__username", "rule_set_name", "seats__user__username"]
+    readonly_fields = ["rules_snapshot_pretty", "invite_token", "version", "created_at"]
+    exclude = ["rules_snapshot"]
+    raw_id_fields = ["created_by"]
+    inlines = [SeatInline]
+    date_hierarchy = "created_at"
+
+    @admin.display(description=_("rules (snapshot)"))
+    def rules_snapshot_pretty(self, obj: Table) -> str:
+        return _pretty_json(obj.rules().as_dict())
+
+
+class ParticipantInline(admin.TabularInline):
+    model = Participant
+    extra = 0
+    raw_id_fields = ["user"]
+
+
+class ScoreRowInline(admin.TabularInline):
+    model = ScoreRow
+    extra = 0
+    fields = ["number", "dealer", "trump", "taker", "deal_points", "totals", "markers"]
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["id", "table", "variant", "format", "status", "winner", "started_at"]
+    list_filter = ["variant", "status", "format"]
+    search_fields = ["id", "table__id", "participants__name", "participants__user__username"]
+    raw_id_fields = ["table", "tournament"]
+    inlines = [ParticipantInline, ScoreRowInline]
+    date_hierarchy = "started_at"
+
+
+@admin.register(Deal)
+class DealAdmin(admin.ModelAdmin):
+    list_display = ["id", "match", "number", "dealer", "status", "action_count", "started_at"]
+    list_filter = ["status", "match__variant"]
+    search_fields = ["match__id", "commitment"]
+    raw_id_fields = ["match"]
+    fields = [
+        "match", "number", "dealer", "status", "commitment", "shuffle_salt",
+        "record_pretty", "result_pretty", "started_at", "finished_at",
+    ]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # the action log is the source of truth: read it, never edit it
+
+    @admin.display(description=_("actions"))
+    def action_count(self, obj: Deal) -> int:
+        return len(obj.actions)
+
+    @admin.display(description=_("deal record"))
+    def record_pretty(self, obj: Deal) -> str:
+        return _pretty_json(obj.record_dict())
+
+    @admin.display(description=_("result"))
+    def result_pretty(self, obj: Deal) -> str:
+        return _pretty_json(obj.result)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "created_at"]
+    search_fields = ["name"]

@@ -1,0 +1,107 @@
+"""The admin form for rule sets: one field per engine setting, checked by the engine.
+
+Fields are named ``<variant>__<setting>`` and grouped per variant; only the
+fields of the selected variant are used. The engine's ``RuleSet.build`` is the
+one judge of what is allowed: its ``RuleSetError`` becomes the error of the
+field it names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
+from engine.errors import RuleSetError
+from engine.rules import SETTINGS, VARIANTS, RuleSet, Setting
+from games.models import RuleSetConfig
+
+
+def field_name(variant: str, setting: Setting) -> str:
+    return f"{variant}__{setting.name}"
+
+
+def _field_for(setting: Setting) -> forms.Field:
+    help_text = format_lazy(
+        "{}. {}",
+        setting.help,
+        format_lazy(
+            _("Allowed: {allowed}; default: {default}."),
+            allowed=setting.allowed,
+            default=setting.default,
+        ),
+    )
+    label = setting.name.replace("_", " ").capitalize()
+    if isinstance(setting.default, bool):
+        return forms.BooleanField(label=label, required=False, help_text=help_text)
+    if setting.choices is not None:
+        return forms.ChoiceField(
+            label=label, choices=[(c, c) for c in setting.choices], help_text=help_text
+        )
+    # No min/max here on purpose: the engine decides, and says why.
+    return forms.IntegerField(label=label, help_text=help_text)
+
+
+class RuleSetAdminForm(forms.ModelForm):
+    class Meta:
+        model = RuleSetConfig
+        fields = ["name", "variant", "description", "is_default"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        stored = self.instance.overrides if self.instance.pk else {}
+        for variant in VARIANTS:
+            for setting in SETTINGS[variant]:
+                current = setting.default
+                if self.instance.pk and self.instance.variant == variant:
+                    current = stored.get(setting.name, setting.default)
+                self.fields[field_name(variant, setting)].initial = current
+
+    @staticmethod
+    def fieldsets() -> list[tuple[str | None, dict[str, Any]]]:
+        sets: list[tuple[str | None, dict[str, Any]]] = [
+            (None, {"fields": ["name", "variant", "description", "is_default"]})
+        ]
+        for variant in VARIANTS:
+            sets.append(
+                (
+                    str(_("Settings for %(variant)s (used when that variant is selected)"))
+                    % {"variant": variant},
+                    {"fields": [field_name(variant, s) for s in SETTINGS[variant]]},
+                )
+            )
+        return sets
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        variant = cleaned.get("variant")
+        if variant not in VARIANTS:
+            return cleaned
+        overrides: dict[str, Any] = {}
+        for setting in SETTINGS[variant]:
+            name = field_name(variant, setting)
+            if name not in cleaned:
+                continue  # the field already has its own error
+            value = cleaned[name]
+            if value != setting.default:
+                overrides[setting.name] = value
+        try:
+            rules = RuleSet.build(variant, overrides)
+        except RuleSetError as exc:
+            target = None
+            if exc.setting and any(s.name == exc.setting for s in SETTINGS[variant]):
+                target = f"{variant}__{exc.setting}"
+            self.add_error(target, str(exc))
+            return cleaned
+        self.instance.overrides = rules.overrides()
+        return cleaned
+
+
+# Declared at import time (not in __init__) so the admin's form factory knows them.
+for _variant in VARIANTS:
+    for _setting in SETTINGS[_variant]:
+        _field = _field_for(_setting)
+        RuleSetAdminForm.base_fields[field_name(_variant, _setting)] = _field
+        RuleSetAdminForm.declared_fields[field_name(_variant, _setting)] = _field

@@ -1,0 +1,84 @@
+"""The lobby filter and the create-table form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
+from engine.match import MatchFormat
+from engine.rules import SEATS
+from games.models import BotLevel, RuleSetConfig, Variant
+from games.services.tables import OPEN
+
+SEAT_CHOICES = [
+    (OPEN, _("Open for a player")),
+    *[(value, format_lazy(_("Bot: {level}"), level=label)) for value, label in BotLevel.choices],
+]
+
+
+class LobbyFilterForm(forms.Form):
+    variant = forms.ChoiceField(
+        label=_("Variant"),
+        choices=[("", _("All variants")), *Variant.choices],
+        required=False,
+    )
+
+
+class VariantForm(forms.Form):
+    """Picks the variant of the table to create (the rest of the form depends on it)."""
+
+    variant = forms.ChoiceField(label=_("Variant"), choices=Variant.choices)
+
+
+def format_label(fmt: MatchFormat) -> str:
+    if fmt.kind == "first_to":
+        return _("First to %(n)s points") % {"n": fmt.n}
+    return _("Best of %(n)s deals") % {"n": fmt.n}
+
+
+class TableCreateForm(forms.Form):
+    """Everything about a new table for one variant; seats 1.. are "other seats"."""
+
+    variant = forms.ChoiceField(choices=Variant.choices, widget=forms.HiddenInput)
+    format = forms.ChoiceField(label=_("Match format"))
+    rule_set = forms.ModelChoiceField(
+        label=_("Rule set"), queryset=RuleSetConfig.objects.none(), empty_label=None
+    )
+    is_private = forms.BooleanField(
+        label=_("Private table"),
+        required=False,
+        help_text=_("Not listed in the lobby; only people with the invite link can join."),
+    )
+
+    def __init__(self, variant: str, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {})
+        kwargs["initial"].setdefault("variant", variant)
+        super().__init__(*args, **kwargs)
+        self.variant_value = variant
+        formats = MatchFormat.choices(variant)
+        self.fields["format"].choices = [(str(f), format_label(f)) for f in formats]
+        self.fields["format"].initial = str(MatchFormat.default(variant))
+        rule_sets = RuleSetConfig.objects.filter(variant=variant)
+        self.fields["rule_set"].queryset = rule_sets
+        self.fields["rule_set"].initial = rule_sets.filter(is_default=True).first()
+        for index in range(1, SEATS[variant]):
+            self.fields[f"seat_{index}"] = forms.ChoiceField(
+                label=_("Seat %(n)s") % {"n": index + 1},
+                choices=SEAT_CHOICES,
+                initial=OPEN,
+            )
+
+    def clean_variant(self) -> str:
+        value = self.cleaned_data["variant"]
+        if value != self.variant_value:
+            raise forms.ValidationError(_("The variant changed; please check the form again."))
+        return value
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{i}"] for i in range(1, SEATS[self.variant_value])]
+
+    def others(self) -> list[str]:
+        return [self.cleaned_data[f"seat_{i}"] for i in range(1, SEATS[self.variant_value])]

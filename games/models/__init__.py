@@ -1,0 +1,20 @@
+"""Models of the games app, one module per concern."""
+
+from games.models.matches import Deal, Match, Participant, ScoreRow, Tournament
+from games.models.players import Player
+from games.models.rulesets import RuleSetConfig
+from games.models.tables import BotLevel, Seat, Table, Variant
+
+__all__ = [
+    "BotLevel",
+    "Deal",
+    "Match",
+    "Participant",
+    "Player",
+    "RuleSetConfig",
+    "ScoreRow",
+    "Seat",
+    "Table",
+    "Tournament",
+    "Variant",
+]

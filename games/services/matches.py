@@ -1,0 +1,141 @@
+"""Starting a match, dealing, and closing a deal into the score table.
+
+Live play (applying actions as they arrive) is the next issue; it will append
+to ``Deal.actions`` and call :func:`finish_deal` when the engine says the deal
+is over.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engine.cards import code
+from engine.match import Match as EngineMatch
+from engine.match import MatchFormat
+from engine.shuffle import commit, shuffled_deck
+from games.models import BotLevel, Deal, Match, Participant, ScoreRow, Table
+from games.services.errors import ServiceError
+
+
+def start_match(table: Table) -> Match:
+    """Create the match and its first deal. The caller holds ``table``'s row lock."""
+    seats = list(table.seats.select_related("user__player"))
+    if len(seats) != table.seat_count or any(s.is_open for s in seats):
+        raise ServiceError(_("Every seat must be filled before the match starts."))
+    match = Match.objects.create(
+        table=table,
+        variant=table.variant,
+        rules=dict(table.rules_snapshot),
+        format=table.format,
+        first_dealer=secrets.randbelow(table.seat_count),
+    )
+    Participant.objects.bulk_create(
+        Participant(
+            match=match,
+            index=s.index,
+            user=s.user,
+            bot_level=s.bot_level,
+            name=_seat_name(s.user, s.bot_level),
+        )
+        for s in seats
+    )
+    deal_new(match, number=1, dealer=match.first_dealer)
+    table.status = Table.Status.PLAYING
+    table.save(update_fields=["status"])
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    table.refresh_from_db(fields=["version"])
+    return match
+
+
+def _seat_name(user, bot_level: str | None) -> str:
+    if user is not None:
+        player = getattr(user, "player", None)
+        return player.display_name if player else user.get_username()
+    return _("Bot (%(level)s)") % {"level": BotLevel(bot_level).label}
+
+
+def deal_new(match: Match, number: int, dealer: int) -> Deal:
+    """A deal from a fresh cryptographic shuffle, with its commitment."""
+    deck = shuffled_deck()
+    commitment = commit(deck)
+    return Deal.objects.create(
+        match=match,
+        number=number,
+        dealer=dealer,
+        deck=[code(c) for c in deck],
+        shuffle_salt=commitment.salt,
+        commitment=commitment.digest,
+    )
+
+
+def fold_match(match: Match) -> EngineMatch:
+    """The engine match after folding every finished deal, replayed from its actions."""
+    folded = EngineMatch(match.variant, MatchFormat.parse(match.format), match.first_dealer)
+    for deal in match.deals.filter(status=Deal.Status.FINISHED).order_by("number"):
+        result = deal.rebuild().result()
+        if result is None:
+            raise ServiceError(_("A finished deal's actions do not finish it."))
+        folded.add_deal(result)
+    return folded
+
+
+@transaction.atomic
+def finish_deal(deal: Deal) -> ScoreRow:
+    """Close a deal whose stored actions end it: store the result, append the score
+    row, then deal the next one or finish the match."""
+    match = Match.objects.select_for_update().get(pk=deal.match_id)
+    deal = Deal.objects.select_for_update().get(pk=deal.pk)
+    if deal.is_finished:
+        raise ServiceError(_("This deal is already finished."))
+    engine_deal = deal.rebuild()
+    result = engine_deal.result()
+    if result is None:
+        raise ServiceError(_("This deal is not over."))
+    deal.result = result.to_dict()
+    deal.status = Deal.Status.FINISHED
+    deal.finished_at = timezone.now()
+    deal.save(update_fields=["result", "status", "finished_at"])
+
+    folded = fold_match(match)
+    row = score_row_from(match, deal, folded.rows[-1])
+    table = Table.objects.select_for_update().get(pk=match.table_id)
+    if folded.is_over:
+        match.status = Match.Status.FINISHED
+        match.winner = folded.winner
+        match.finished_at = timezone.now()
+        match.save(update_fields=["status", "winner", "finished_at"])
+        table.status = Table.Status.FINISHED
+        table.save(update_fields=["status"])
+    else:
+        deal_new(match, number=deal.number + 1, dealer=folded.next_dealer)
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    return row
+
+
+def score_row_from(match: Match, deal: Deal | None, row) -> ScoreRow:
+    """Store one ``engine.match.ScoreRow``."""
+    return ScoreRow.objects.create(
+        match=match,
+        deal=deal,
+        number=row.number,
+        dealer=row.dealer,
+        trump=row.trump,
+        taker=row.taker,
+        deal_points=list(row.deal_points),
+        totals=list(row.totals),
+        markers=list(row.markers),
+        held_points=row.held_points or 0,
+        awarded=_jsonable(row.awarded),
+        wins=list(row.wins),
+    )
+
+
+def _jsonable(value):
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    return value

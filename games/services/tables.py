@@ -1,0 +1,128 @@
+"""Creating tables and taking or leaving seats before the match starts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F
+from django.utils.translation import gettext as _
+
+from engine.match import MatchFormat
+from engine.rules import SEATS
+from games.models import BotLevel, RuleSetConfig, Seat, Table
+from games.services.errors import ServiceError
+from games.services.matches import start_match
+
+OPEN = "open"
+SEAT_CHOICES = (OPEN, *BotLevel.values)
+
+
+def check_format(variant: str, fmt: str) -> MatchFormat:
+    """The parsed format if ``variant`` offers it, else ``ServiceError``."""
+    try:
+        parsed = MatchFormat.parse(fmt)
+    except (ValueError, TypeError) as exc:
+        raise ServiceError(_("Unknown match format.")) from exc
+    if parsed not in MatchFormat.choices(variant):
+        raise ServiceError(_("This format is not offered for this variant."))
+    return parsed
+
+
+def create_table(
+    *,
+    user: AbstractBaseUser,
+    variant: str,
+    fmt: str,
+    rule_set: RuleSetConfig,
+    others: Sequence[str],
+    is_private: bool = False,
+) -> Table:
+    """A new table with ``user`` in seat 0 and ``others`` ("open" or a bot level)
+    in seats 1.. . Starts the match at once when no seat is left open."""
+    if rule_set.variant != variant:
+        raise ServiceError(_("This rule set is for another variant."))
+    parsed = check_format(variant, fmt)
+    if len(others) != SEATS[variant] - 1 or any(o not in SEAT_CHOICES for o in others):
+        raise ServiceError(_("Every other seat must be open or a bot."))
+    with transaction.atomic():
+        table = Table.objects.create(
+            variant=variant,
+            rule_set=rule_set,
+            rule_set_name=rule_set.name,
+            rules_snapshot=rule_set.rules().overrides(),
+            format=str(parsed),
+            is_private=is_private,
+            created_by=user,
+        )
+        Seat.objects.create(table=table, index=0, user=user)
+        for index, other in enumerate(others, start=1):
+            Seat.objects.create(
+                table=table, index=index, bot_level=None if other == OPEN else other
+            )
+        if not any(o == OPEN for o in others):
+            start_match(table)
+    return table
+
+
+def _locked_waiting_table(table_id: int) -> Table:
+    # The row lock serialises every seat change of one table (two people clicking
+    # the last free seat at once: the second sees it taken).
+    table = Table.objects.select_for_update().get(pk=table_id)
+    if table.status != Table.Status.WAITING:
+        raise ServiceError(_("The match has already started."))
+    return table
+
+
+def join_seat(table_id: int, user: AbstractBaseUser, index: int) -> Table:
+    """Seat ``user`` at seat ``index`` (moving them if already seated there)."""
+    with transaction.atomic():
+        table = _locked_waiting_table(table_id)
+        seats = {s.index: s for s in table.seats.select_for_update()}
+        seat = seats.get(index)
+        if seat is None:
+            raise ServiceError(_("There is no such seat."))
+        if not seat.is_open:
+            raise ServiceError(_("This seat is taken."))
+        current = next((s for s in seats.values() if s.user_id == user.pk), None)
+        if current is not None:
+            current.user = None
+            current.save(update_fields=["user"])
+        seat.user = user
+        seat.save(update_fields=["user"])
+        _bump(table)
+        if all(not s.is_open for s in seats.values()):
+            start_match(table)
+    return table
+
+
+def leave_seat(table_id: int, user: AbstractBaseUser, index: int) -> bool:
+    """Free ``user``'s seat before the start. Returns False when that left no
+    human at the table, which is then removed."""
+    with transaction.atomic():
+        table = _locked_waiting_table(table_id)
+        seat = table.seats.select_for_update().filter(index=index).first()
+        if seat is None or seat.user_id != user.pk:
+            raise ServiceError(_("This is not your seat."))
+        seat.user = None
+        seat.save(update_fields=["user"])
+        if not table.seats.filter(user__isnull=False).exists():
+            table.delete()
+            return False
+        _bump(table)
+    return True
+
+
+def cancel_table(table_id: int, user: AbstractBaseUser) -> None:
+    """The creator removes a table nobody has started playing at."""
+    with transaction.atomic():
+        table = _locked_waiting_table(table_id)
+        if table.created_by_id != user.pk:
+            raise ServiceError(_("Only the table's creator can cancel it."))
+        table.delete()
+
+
+def _bump(table: Table) -> None:
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    table.refresh_from_db(fields=["version"])

@@ -1,0 +1,64 @@
+"""Display helpers for formats, trumps, markers and card codes."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from engine.errors import EngineError
+from engine.match import MatchFormat
+from games.forms.tables import format_label as _format_label
+
+register = template.Library()
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+SUIT_COLORS = {"C": "black", "D": "red", "H": "red", "S": "black"}
+MARKERS = {
+    "void": gettext_lazy("void"),
+    "inside": gettext_lazy("inside"),
+    "capot": gettext_lazy("capot"),
+    "kapout": gettext_lazy("kapout"),
+    "litige": gettext_lazy("litige"),
+    "belote": gettext_lazy("belote"),
+    "blot": gettext_lazy("blot"),
+}
+
+
+@register.filter
+def format_label(value: str) -> str:
+    try:
+        return _format_label(MatchFormat.parse(value))
+    except EngineError:
+        return str(value)
+
+
+@register.filter
+def trump_label(value: str | None) -> str:
+    if not value:
+        return "-"
+    if value == "NT":
+        return _("No trump")
+    return SUIT_SYMBOLS.get(value, value)
+
+
+@register.filter
+def suit_color(value: str | None) -> str:
+    return SUIT_COLORS.get((value or "")[-1:], "black")
+
+
+@register.filter
+def marker_label(value: str) -> str:
+    return str(MARKERS.get(value, value))
+
+
+@register.inclusion_tag("games/_card.html")
+def card(code: str) -> dict[str, str]:
+    """A card drawn with CSS: rank and suit symbol, red or black."""
+    rank = "10" if code[0] == "T" else code[0]
+    return {
+        "code": code,
+        "rank": rank,
+        "symbol": SUIT_SYMBOLS.get(code[1], "?"),
+        "color": SUIT_COLORS.get(code[1], "black"),
+    }

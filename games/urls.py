@@ -1,0 +1,41 @@
+"""URLs of the games app and the account pages."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from games.views import accounts, lobby, matches, tables
+
+urlpatterns = [
+    path("", lobby.lobby, name="lobby"),
+    # Accounts (Django's auth views with our templates).
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password/",
+        auth_views.PasswordChangeView.as_view(),
+        name="password_change",
+    ),
+    path(
+        "accounts/password/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path("accounts/profile/", accounts.profile_edit, name="profile_edit"),
+    path("players/<str:username>/", accounts.profile, name="profile"),
+    # Tables.
+    path("tables/new/", tables.table_create, name="table_create"),
+    path("tables/<int:pk>/", tables.table_detail, name="table"),
+    path("tables/<int:pk>/cancel/", tables.table_cancel, name="table_cancel"),
+    path("tables/<int:pk>/seats/<int:index>/join/", tables.seat_join, name="seat_join"),
+    path("tables/<int:pk>/seats/<int:index>/leave/", tables.seat_leave, name="seat_leave"),
+    path("invite/<str:token>/", tables.table_invite, name="table_invite"),
+    # Matches and deals.
+    path("matches/<int:pk>/", matches.match_detail, name="match"),
+    path("matches/<int:pk>/deals/<int:number>/", matches.deal_detail, name="deal"),
+    path(
+        "matches/<int:pk>/deals/<int:number>/record.json",
+        matches.deal_record,
+        name="deal_record",
+    ),
+]

@@ -1,0 +1,1 @@
+"""Thin views: read the request, call an access helper or a service, render."""

@@ -1,0 +1,63 @@
+"""Match pages (players, format, score table) and deal pages (the deal record)."""
+
+from __future__ import annotations
+
+import json
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+from games import access
+from games.models import Deal
+
+
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    match = access.get_match(request, pk)
+    participants = list(match.participants.select_related("user").order_by("index"))
+    context = {
+        "match": match,
+        "participants": participants,
+        "sides": _sides(participants),
+        "rows": list(match.score_rows.select_related("deal").order_by("number")),
+        "deals": list(match.deals.order_by("number")),
+    }
+    return render(request, "games/match.html", context)
+
+
+def _sides(participants) -> list[list]:
+    sides: list[list] = [[], []]
+    for p in participants:
+        sides[p.side].append(p)
+    return sides
+
+
+def _record_visible(request: HttpRequest, deal: Deal) -> bool:
+    # The deck (and with it every hand) stays secret until the deal is over;
+    # only the commitment is public meanwhile.
+    return deal.is_finished or (request.user.is_authenticated and request.user.is_staff)
+
+
+def deal_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    deal = access.get_deal(request, pk, number)
+    visible = _record_visible(request, deal)
+    record = deal.record_dict() if visible else None
+    context = {
+        "deal": deal,
+        "match": deal.match,
+        "visible": visible,
+        "record_json": json.dumps(record, indent=2) if record else "",
+        "result_json": json.dumps(deal.result, indent=2) if deal.result else "",
+    }
+    return render(request, "games/deal.html", context)
+
+
+def deal_record(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The deal record as a JSON download (DEAL_RECORD.md input format)."""
+    deal = access.get_deal(request, pk, number)
+    if not _record_visible(request, deal):
+        return JsonResponse({"error": "the deal is not over yet"}, status=403)
+    response = JsonResponse(deal.record_dict(), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = (
+        f'attachment; filename="blot-match{deal.match_id}-deal{deal.number}.json"'
+    )
+    return response

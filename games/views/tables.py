@@ -1,0 +1,115 @@
+"""Creating a table, the table page (waiting room), joining and leaving seats."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import access
+from games.forms import TableCreateForm, VariantForm
+from games.models import Table, Variant
+from games.services import ServiceError
+from games.services import tables as table_services
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_create(request: HttpRequest) -> HttpResponse:
+    source = request.POST if request.method == "POST" else request.GET
+    variant_form = VariantForm(source or None, initial={"variant": Variant.BELOTE})
+    variant = (
+        variant_form.cleaned_data["variant"] if variant_form.is_valid() else Variant.BELOTE
+    )
+    form = TableCreateForm(variant, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = table_services.create_table(
+                user=request.user,
+                variant=variant,
+                fmt=form.cleaned_data["format"],
+                rule_set=form.cleaned_data["rule_set"],
+                others=form.others(),
+                is_private=form.cleaned_data["is_private"],
+            )
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect(table.get_absolute_url())
+    context = {"variant_form": variant_form, "form": form, "variant": variant}
+    if request.htmx and request.method == "GET":
+        return render(request, "games/_table_form.html", context)
+    return render(request, "games/table_create.html", context)
+
+
+def _table_page(request: HttpRequest, table: Table, token: str | None) -> HttpResponse:
+    seats = list(table.seats.select_related("user__player").order_by("index"))
+    user = request.user
+    my_seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    context = {
+        "table": table,
+        "seats": seats,
+        "my_seat": my_seat,
+        "token": token,
+        "is_creator": user.is_authenticated and table.created_by_id == user.pk,
+        "match": table.current_match(),
+        "invite_link": request.build_absolute_uri(table.invite_url()),
+    }
+    return render(request, "games/table.html", context)
+
+
+def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _table_page(request, access.get_table(request, pk), None)
+
+
+def table_invite(request: HttpRequest, token: str) -> HttpResponse:
+    table = access.get_table_by_invite(token)
+    return _table_page(request, table, token)
+
+
+def _after_change(table: Table, token: str | None) -> HttpResponse:
+    if token:
+        return redirect(table.invite_url())
+    return redirect("table", pk=table.pk)
+
+
+@login_required
+@require_POST
+def seat_join(request: HttpRequest, pk: int, index: int) -> HttpResponse:
+    token = request.POST.get("invite") or None
+    table = access.get_table(request, pk, token)
+    try:
+        table_services.join_seat(table.pk, request.user, index)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return _after_change(table, token)
+
+
+@login_required
+@require_POST
+def seat_leave(request: HttpRequest, pk: int, index: int) -> HttpResponse:
+    token = request.POST.get("invite") or None
+    table = access.get_table(request, pk, token)
+    access.get_own_seat(request, table, index)
+    try:
+        still_there = table_services.leave_seat(table.pk, request.user, index)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return _after_change(table, token)
+    if not still_there:
+        return redirect("lobby")
+    return _after_change(table, token if table.is_private else None)
+
+
+@login_required
+@require_POST
+def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    table = access.get_created_table(request, pk)
+    try:
+        table_services.cancel_table(table.pk, request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return _after_change(table, None)
+    return redirect("lobby")

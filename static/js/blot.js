@@ -1,0 +1,13 @@
+// Small progressive enhancements; every page works without this file.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-copy]");
+  if (!button) return;
+  const source = document.querySelector(button.dataset.copy);
+  if (!source) return;
+  const text = "value" in source ? source.value : source.textContent;
+  navigator.clipboard.writeText(text).then(() => {
+    const label = button.textContent;
+    button.textContent = "✓";
+    setTimeout(() => { button.textContent = label; }, 1200);
+  });
+});

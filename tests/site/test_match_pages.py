@@ -1,0 +1,105 @@
+"""Match pages (players, format, score table) and deal pages (the record)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from django.urls import reverse
+
+from engine.record import DealRecord, replay
+from games.models import Match
+from tests.site.conftest import client_for, play_match, play_out
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def match(make_table, alice):
+    table = make_table(alice, "belote", fmt="best_of:3", others=["easy", "normal", "hard"])
+    return table.matches.get()
+
+
+def test_it_shows_a_running_match(client, match):
+    response = client.get(match.get_absolute_url())
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Best of 3 deals" in html
+    assert "alice" in html
+    assert "Bot (Hard)" in html
+    assert "No deal has finished yet." in html
+    assert [p.name for p in response.context["sides"][0]] == ["alice", "Bot (Normal)"]
+
+
+def test_it_shows_the_score_table_of_a_finished_match(client, match):
+    play_match(match, seed=11)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    response = client.get(match.get_absolute_url())
+    rows = response.context["rows"]
+    assert len(rows) == match.deals.count()
+    html = response.content.decode()
+    last = rows[-1]
+    assert f"{last.totals[0]} \N{EN DASH} {last.totals[1]}" in html
+    assert "winner" in html
+    for row in rows:
+        assert row.deal.get_absolute_url() in html
+
+
+def test_it_keeps_finished_matches_browsable_from_the_table(client, match):
+    play_match(match, seed=5)
+    table = match.table
+    table.refresh_from_db()
+    assert table.status == "finished"
+    response = client.get(reverse("table", args=[table.pk]))
+    assert match.get_absolute_url() in response.content.decode()
+
+
+def test_it_hides_the_deck_of_a_running_deal(client, match):
+    deal = match.deals.get()
+    response = client.get(deal.get_absolute_url())
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert deal.commitment in html
+    assert deal.shuffle_salt not in html
+    assert "deal-record" not in html
+    assert client.get(reverse("deal_record", args=[match.pk, 1])).status_code == 403
+
+
+def test_it_shows_a_finished_deal_record_that_the_engine_replays(client, match):
+    from games.services.matches import finish_deal
+
+    deal = play_out(match.deals.get(), random.Random(2))
+    finish_deal(deal)
+    deal.refresh_from_db()
+    response = client.get(deal.get_absolute_url())
+    html = response.content.decode()
+    assert deal.shuffle_salt in html
+    assert "Copy the deal record" in html
+    record = json.loads(response.context["record_json"])
+    assert record == deal.record_dict()
+    report = replay(DealRecord.from_dict(record))
+    assert report.error is None
+    assert report.to_dict()["result"] == deal.result
+
+
+def test_it_downloads_the_deal_record(client, match):
+    from games.services.matches import finish_deal
+
+    finish_deal(play_out(match.deals.get(), random.Random(4)))
+    response = client.get(reverse("deal_record", args=[match.pk, 1]))
+    assert response.status_code == 200
+    assert response["Content-Disposition"].startswith("attachment;")
+    data = json.loads(response.content)
+    assert set(data) == {"variant", "dealer", "rules", "deck", "actions"}
+
+
+def test_it_shows_staff_the_record_of_a_running_deal(make_user, match):
+    staff = client_for(make_user("staff", is_staff=True))
+    assert staff.get(reverse("deal_record", args=[match.pk, 1])).status_code == 200
+
+
+def test_it_404s_an_unknown_match_or_deal(client, match):
+    assert client.get(reverse("match", args=[match.pk + 100])).status_code == 404
+    assert client.get(reverse("deal", args=[match.pk, 99])).status_code == 404
