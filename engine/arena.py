@@ -1,0 +1,222 @@
+"""Duplicate-deal arena: ``python -m engine.arena --variant belote --a hard --b normal``.
+
+Each shuffled deck is played twice with the two sides' seats swapped (A on side
+0 then on side 1, bots seeded alike), so the luck of the cards cancels and the
+difference measures play. A deal's score is its deal points (RULES.md §2/§3, via
+the engine's scoring); a void deal scores 0 for both.
+
+Reported, as the last line, one JSON object:
+
+- ``points_per_deal``: the mean over decks of A's deal points minus B's, each deck
+  averaged over its two plays; ``ci95`` its normal-approximation 95% interval;
+- ``match_win_rate_a``: the deals of each seating are folded, in deck order, into
+  consecutive matches in the variant's default format (Belote first to 1000, Open
+  Blot first to 501) with :class:`engine.match.Match`; the share of completed
+  matches won by A (null when none completed; a trailing unfinished match is
+  dropped);
+- ``decision_ms``: per level, the p50 and p95 time of real decisions (positions
+  with two or more legal actions; forced moves are not decisions).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from multiprocessing import Pool
+from typing import Any
+
+from engine.ai import LEVELS, decide
+from engine.deal import new_deal
+from engine.match import Match, MatchFormat
+from engine.observe import observe
+from engine.result import DealResult
+from engine.rules import VARIANTS, RuleSet
+from engine.shuffle import shuffled_deck
+
+
+@dataclass
+class PairOutcome:
+    """One deck played with both seatings: ``results[k]`` has A on side ``k``."""
+
+    index: int
+    results: list[DealResult]
+    diff: float
+    times: dict[str, list[float]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Config:
+    variant: str
+    a: str
+    b: str
+    seed: int
+    budget_s: float | None
+
+
+def deck_for(seed: int, index: int) -> list[int]:
+    return shuffled_deck(random.Random(f"arena:{seed}:{index}"))
+
+
+def play_deal(
+    cfg: Config, index: int, a_side: int, times: dict[str, list[float]]
+) -> DealResult:
+    rules = RuleSet.build(cfg.variant)
+    seats = rules.seats
+    deal = new_deal(rules, index % seats, deck_for(cfg.seed, index))
+    levels = [cfg.a if s % 2 == a_side else cfg.b for s in range(seats)]
+    # One generator per seat, seeded by deck and seat only: the A bot in seat s
+    # draws the same numbers whichever seating it plays in.
+    rngs = [random.Random(f"bot:{cfg.seed}:{index}:{s}:{levels[s]}") for s in range(seats)]
+    while not deal.is_over:
+        seat = deal.to_act
+        assert seat is not None
+        obs = observe(deal, seat)
+        start = time.perf_counter()
+        action = decide(levels[seat], obs, rngs[seat], cfg.budget_s)
+        if len(obs.legal) > 1:
+            times.setdefault(levels[seat], []).append(time.perf_counter() - start)
+        deal.apply(action)
+    result = deal.result()
+    assert result is not None
+    return result
+
+
+def a_minus_b(result: DealResult, a_side: int) -> int:
+    if result.void or result.deal_points is None:
+        return 0
+    return result.deal_points[a_side] - result.deal_points[1 - a_side]
+
+
+def play_pair(job: tuple[Config, int]) -> PairOutcome:
+    cfg, index = job
+    times: dict[str, list[float]] = {}
+    results = [play_deal(cfg, index, side, times) for side in (0, 1)]
+    diff = sum(a_minus_b(r, side) for side, r in enumerate(results)) / 2
+    return PairOutcome(index, results, diff, times)
+
+
+def run_pairs(cfg: Config, deals: int, jobs: int) -> Iterator[PairOutcome]:
+    work = [(cfg, i) for i in range(deals)]
+    if jobs <= 1:
+        yield from map(play_pair, work)
+        return
+    with Pool(jobs) as pool:
+        yield from pool.imap_unordered(play_pair, work, chunksize=1)
+
+
+def match_win_rate(variant: str, outcomes: list[PairOutcome]) -> tuple[float | None, int]:
+    fmt = MatchFormat.default(variant)
+    seats = RuleSet.build(variant).seats
+    won = played = 0
+    for a_side in (0, 1):
+        match: Match | None = None
+        for o in outcomes:
+            if match is None:
+                match = Match(variant, fmt, o.index % seats)
+            match.add_deal(o.results[a_side])
+            if match.is_over:
+                played += 1
+                won += match.winner == a_side
+                match = None
+    return (won / played if played else None), played
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[k]
+
+
+def progress(done: int, total: int, mean: float, started: float) -> None:
+    width = 30
+    filled = width * done // total
+    rate = done / max(time.perf_counter() - started, 1e-9)
+    eta = (total - done) / rate if rate else 0.0
+    sys.stderr.write(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals"
+        f"  A-B {mean:+.1f}/deal  eta {eta:4.0f}s "
+    )
+    sys.stderr.flush()
+
+
+def summarize(cfg: Config, outcomes: list[PairOutcome]) -> dict[str, Any]:
+    n = len(outcomes)
+    diffs = [o.diff for o in outcomes]
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(n)
+    times: dict[str, list[float]] = {}
+    for o in outcomes:
+        for level, ts in o.times.items():
+            times.setdefault(level, []).extend(ts)
+    rate, _ = match_win_rate(cfg.variant, outcomes)
+    return {
+        "variant": cfg.variant,
+        "a": cfg.a,
+        "b": cfg.b,
+        "deals": n,
+        "points_per_deal": round(mean, 2),
+        "ci95": [round(mean - half, 2), round(mean + half, 2)],
+        "match_win_rate_a": None if rate is None else round(rate, 3),
+        "decision_ms": {
+            level: {
+                "p50": round(percentile(ts, 0.5) * 1000, 3),
+                "p95": round(percentile(ts, 0.95) * 1000, 3),
+            }
+            for level, ts in sorted(times.items())
+            if ts
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--variant", choices=VARIANTS, default="belote")
+    parser.add_argument("--a", choices=LEVELS, required=True, help="level of side A")
+    parser.add_argument("--b", choices=LEVELS, required=True, help="level of side B")
+    parser.add_argument("--deals", type=int, default=400, help="decks, each played twice")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="seconds per hard decision (default: the bot's own)")
+    args = parser.parse_args(argv)
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    cfg = Config(args.variant, args.a, args.b, args.seed, args.budget)
+    outcomes: list[PairOutcome] = []
+    total = 0.0
+    started = time.perf_counter()
+    shown = 0.0
+    for o in run_pairs(cfg, args.deals, max(1, args.jobs)):
+        outcomes.append(o)
+        total += o.diff
+        now = time.perf_counter()
+        if now - shown >= 0.2 or len(outcomes) == args.deals:
+            shown = now
+            progress(len(outcomes), args.deals, total / len(outcomes), started)
+    sys.stderr.write("\n")
+    outcomes.sort(key=lambda o: o.index)
+    report = summarize(cfg, outcomes)
+    _, matches = match_win_rate(cfg.variant, outcomes)
+    lo, hi = report["ci95"]
+    print(f"{cfg.variant}: {cfg.a} (A) vs {cfg.b} (B), {report['deals']} duplicate deals "
+          f"in {time.perf_counter() - started:.0f}s")
+    print(f"  A minus B: {report['points_per_deal']:+.2f} points/deal"
+          f" (95% CI {lo:+.2f} .. {hi:+.2f})")
+    rate = report["match_win_rate_a"]
+    print(f"  matches won by A: {'n/a' if rate is None else f'{rate:.1%}'} of {matches}")
+    for level, t in report["decision_ms"].items():
+        print(f"  {level} decision time: p50 {t['p50']:.2f} ms, p95 {t['p95']:.2f} ms")
+    print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
