@@ -3,6 +3,9 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Where `make run` serves (override: make run PORT=8001).
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
 .PHONY: run test lint bench install
 
@@ -30,4 +33,4 @@ bench: $(STAMP)
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/daphne -b 127.0.0.1 -p 8000 blotsite.asgi:application
+	$(BIN)/daphne -b $(HOST) -p $(PORT) blotsite.asgi:application

@@ -16,6 +16,11 @@ from games.services.matches import finish_deal
 PASSWORD = "a-long-enough-Passw0rd"
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def make_user(db) -> Callable[..., object]:
     def make(username: str = "alice", **extra: object):

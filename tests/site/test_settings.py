@@ -1,0 +1,100 @@
+"""Settings switch between the embedded defaults and the real services by
+environment; production variables make `check --deploy` clean."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+_PRINT = (
+    "import json, django; from django.conf import settings; django.setup();"
+    "db = settings.DATABASES['default']; layer = settings.CHANNEL_LAYERS['default'];"
+    "print(json.dumps({'engine': db['ENGINE'], 'name': str(db['NAME']),"
+    " 'host': db.get('HOST', ''), 'layer': layer['BACKEND'],"
+    " 'hosts': layer.get('CONFIG', {}).get('hosts'), 'debug': settings.DEBUG,"
+    " 'allowed': settings.ALLOWED_HOSTS, 'csrf': settings.CSRF_TRUSTED_ORIGINS}))"
+)
+
+_SETTINGS_VARS = (
+    "DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS", "CHANNEL_LAYER_BACKEND",
+)
+
+
+def _env(**overrides: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _SETTINGS_VARS}
+    env["DJANGO_SETTINGS_MODULE"] = "blotsite.settings"
+    env.update(overrides)
+    return env
+
+
+def _settings(**overrides: str) -> dict:
+    out = subprocess.run(
+        [sys.executable, "-c", _PRINT],
+        cwd=ROOT, env=_env(**overrides), capture_output=True, text=True, check=True,
+    )
+    return json.loads(out.stdout)
+
+
+def test_it_runs_embedded_without_environment():
+    s = _settings()
+    assert s["engine"] == "django.db.backends.sqlite3"
+    assert s["name"] == str(ROOT / "db.sqlite3")
+    assert s["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert s["debug"] is True
+
+
+def test_it_switches_to_postgresql_and_redis():
+    s = _settings(
+        DATABASE_URL="postgres://blot:pw@db.example:5432/blot",
+        REDIS_URL="redis://cache.example:6379/2",
+    )
+    assert s["engine"] == "django.db.backends.postgresql"
+    assert (s["host"], s["name"]) == ("db.example", "blot")
+    assert s["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert s["hosts"] == ["redis://cache.example:6379/2"]
+
+
+def test_it_can_pick_the_core_redis_channel_layer():
+    s = _settings(REDIS_URL="redis://127.0.0.1:6379/0", CHANNEL_LAYER_BACKEND="core")
+    assert s["layer"] == "channels_redis.core.RedisChannelLayer"
+
+
+def test_it_reads_hosts_and_origins():
+    s = _settings(
+        ALLOWED_HOSTS="blot.example, www.blot.example",
+        CSRF_TRUSTED_ORIGINS="https://blot.example",
+    )
+    assert s["allowed"] == ["blot.example", "www.blot.example"]
+    assert s["csrf"] == ["https://blot.example"]
+
+
+def test_it_refuses_production_without_a_secret_key():
+    out = subprocess.run(
+        [sys.executable, "-c", _PRINT],
+        cwd=ROOT, env=_env(DEBUG="0"), capture_output=True, text=True,
+    )
+    assert out.returncode != 0
+    assert "SECRET_KEY must be set" in out.stderr
+
+
+def test_it_passes_the_deployment_checks_with_production_variables():
+    out = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=_env(
+            DEBUG="0",
+            SECRET_KEY="x" * 20 + "a-very-long-random-production-secret-key-0123456789",
+            ALLOWED_HOSTS="blot.example",
+            CSRF_TRUSTED_ORIGINS="https://blot.example",
+        ),
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "no issues" in out.stdout
