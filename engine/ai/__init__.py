@@ -19,7 +19,7 @@ from engine.observe import Observation
 
 LEVELS = ("easy", "normal", "hard")
 #: Seconds a hard decision may take by default (issue 4: at most 0.5 s at p95).
-DEFAULT_BUDGET_S = 0.4
+DEFAULT_BUDGET_S = 0.35
 
 
 def decide(

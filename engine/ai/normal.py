@@ -154,11 +154,17 @@ def open_blot_margins(mine: Mask, theirs: Mask) -> list[float]:
 def open_blot_bid(obs: Observation) -> Action:
     assert obs.seat is not None
     ups = [mask_of(c for c, _ in row if c is not None) for row in obs.stacks]
-    margins = open_blot_margins(ups[obs.seat], ups[1 - obs.seat])
-    best = max(range(NO_TRUMP + 1), key=lambda t: (margins[t], -t))
     passing = next((a for a in obs.legal if a.type == PASS), None)
-    threshold = OPEN_BLOT_CHOOSE_AT[0 if obs.bid_round == 1 else 1]
-    if passing is not None and margins[best] < threshold:
+    choice = open_blot_choice(ups[obs.seat], ups[1 - obs.seat], obs.bid_round, passing is not None)
+    if choice is None and passing is not None:
         return passing
-    return next(a for a in obs.legal if a.type == CHOOSE and a.trump == best)
+    return next(a for a in obs.legal if a.type == CHOOSE and a.trump == choice)
 
+
+def open_blot_choice(mine: Mask, theirs: Mask, bid_round: int, may_pass: bool) -> int | None:
+    """The trump (0..4) to choose with these face-up cards, or None to pass."""
+    margins = open_blot_margins(mine, theirs)
+    best = max(range(NO_TRUMP + 1), key=lambda t: (margins[t], -t))
+    if may_pass and margins[best] < OPEN_BLOT_CHOOSE_AT[0 if bid_round == 1 else 1]:
+        return None
+    return best

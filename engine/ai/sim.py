@@ -1,0 +1,222 @@
+"""A lean card-play simulator for the hard bot: one determinized deal, as masks.
+
+Only the play phase is simulated; legality and trick winners come from
+:mod:`engine.tricks` (the engine's single legality function) and the deal is
+scored by :mod:`engine.scoring`, so the simulator cannot drift from the rules.
+It is a few times faster than :class:`engine.deal.Deal` because it keeps no
+history, emits no events and copies cheaply, which is what playouts and the
+endgame search need. ``tests/ai`` checks it against the engine move by move.
+"""
+
+from __future__ import annotations
+
+from engine.ai.policy import PlayCtx, choose_card
+from engine.cards import LAST_TRICK_BONUS, POINTS, Card, Mask, cards_in
+from engine.declarations import Declaration, grow
+from engine.rules import RuleSet
+from engine.scoring import score_belote, score_open_blot
+from engine.tricks import beats, legal_plays
+
+NO_CARD = -1
+_NO_UNDER: tuple[int, ...] = (NO_CARD,) * 32
+
+
+class Sim:
+    """The play phase of one fully known deal. ``hands[s]`` is what seat ``s`` may
+    play from (Open Blot: face-up unplayed cards); ``under[c]`` the face-down card
+    turned up when ``c`` is played (Open Blot)."""
+
+    __slots__ = (
+        "best",
+        "best_seat",
+        "bonus_seat",
+        "decls",
+        "hands",
+        "leader",
+        "points",
+        "rules",
+        "seats",
+        "taker",
+        "to_act",
+        "trick",
+        "tricks_left",
+        "tricks_won",
+        "trump",
+        "under",
+        "units",
+    )
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        trump: int,
+        taker: int,
+        hands: list[Mask],
+        to_act: int,
+        *,
+        trick: list[Card] | None = None,
+        best: Card = -1,
+        best_seat: int = -1,
+        points: list[int] | None = None,
+        tricks_won: list[int] | None = None,
+        under: tuple[int, ...] | list[int] = _NO_UNDER,
+        decls: list[Declaration] | None = None,
+        bonus_seat: int | None = None,
+    ) -> None:
+        self.rules = rules
+        self.seats = rules.seats
+        self.trump = trump
+        self.taker = taker
+        self.hands = hands
+        self.to_act = to_act
+        self.trick = trick or []
+        self.leader = (to_act - len(self.trick)) % self.seats
+        self.best = best
+        self.best_seat = best_seat
+        self.points = points or [0, 0]
+        self.tricks_won = tricks_won or [0, 0]
+        self.under = tuple(under)
+        self.decls = decls or []
+        self.bonus_seat = bonus_seat
+        left = sum(h.bit_count() for h in hands) + sum(1 for u in self.under if u != NO_CARD)
+        self.tricks_left = (left + len(self.trick)) // self.seats
+        #: Work done (cards played), the deterministic measure of the time budget.
+        self.units = 0
+
+    def copy(self) -> Sim:
+        twin = object.__new__(Sim)
+        for name in Sim.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin.hands = self.hands[:]
+        twin.trick = self.trick[:]
+        twin.points = self.points[:]
+        twin.tricks_won = self.tricks_won[:]
+        twin.decls = self.decls[:]
+        twin.units = 0
+        return twin
+
+    @property
+    def over(self) -> bool:
+        return self.tricks_left == 0
+
+    def cards_left(self) -> int:
+        return self.tricks_left * self.seats - len(self.trick)
+
+    def legal(self) -> Mask:
+        seat = self.to_act
+        trick = self.trick
+        if not trick:
+            return self.hands[seat]
+        partner = self.seats == 4 and len(trick) >= 2 and self.best_seat == (seat + 2) % 4
+        return legal_plays(self.hands[seat], trick[0], self.best, partner, self.trump)
+
+    def play(self, c: Card) -> None:
+        seat = self.to_act
+        self.units += 1
+        self.hands[seat] &= ~(1 << c)
+        turned = self.under[c]
+        if turned != NO_CARD:
+            self.hands[seat] |= 1 << turned
+            if self.decls and any(d.seat == seat for d in self.decls):
+                grow(self.decls, seat, turned, self.hands[seat])
+        trick = self.trick
+        if not trick:
+            self.leader = seat
+            self.best, self.best_seat = c, seat
+        elif beats(c, self.best, self.trump):
+            self.best, self.best_seat = c, seat
+        trick.append(c)
+        if len(trick) < self.seats:
+            self.to_act = (seat + 1) % self.seats
+            return
+        table = POINTS[self.trump]
+        side = self.best_seat % 2
+        self.points[side] += sum(table[x] for x in trick)
+        self.tricks_won[side] += 1
+        self.tricks_left -= 1
+        if not self.tricks_left:
+            self.points[side] += LAST_TRICK_BONUS
+        self.trick = []
+        self.to_act = self.leader = self.best_seat
+        self.best = self.best_seat = -1
+
+    def deal_points(self) -> tuple[int, ...]:
+        """The finished deal's points per side, scored by the engine's rules."""
+        if self.seats == 4:
+            result = score_belote(
+                rules=self.rules, trump=self.trump, taker=self.taker, tricks=(),
+                card_points=tuple(self.points), tricks_won=tuple(self.tricks_won),
+                belote_side=None if self.bonus_seat is None else self.bonus_seat % 2,
+            )
+        else:
+            result = score_open_blot(
+                rules=self.rules, trump=self.trump, taker=self.taker, tricks=(),
+                card_points=tuple(self.points), declarations=self.decls,
+                blot_seat=self.bonus_seat,
+            )
+        assert result.deal_points is not None
+        return result.deal_points
+
+    def value(self, side: int) -> float:
+        p = self.deal_points()
+        return float(p[side] - p[1 - side])
+
+    # --- the default policy and the exact search ------------------------------------------
+
+    def policy_card(self) -> Card:
+        """The normal bot's card for the seat to act, seeing only its own cards and
+        (as in any determinization) the sampled hands of the others."""
+        seat = self.to_act
+        return choose_card(
+            PlayCtx(
+                seat=seat, seats=self.seats, trump=self.trump, taker=self.taker,
+                legal=self.legal(), hand=self.hands[seat], trick=self.trick,
+                leader=self.leader, best=self.best, best_seat=self.best_seat,
+                possible=self.hands, exact=True, voids=[0] * self.seats,
+            )
+        )
+
+    def playout(self) -> None:
+        while self.tricks_left:
+            self.play(self.policy_card())
+
+
+def rollout_value(sim: Sim, side: int) -> tuple[float, int]:
+    """Play ``sim`` (a copy is used) to the end with the default policy."""
+    s = sim.copy()
+    s.playout()
+    return s.value(side), s.units
+
+
+def search(sim: Sim, side: int) -> tuple[float, int]:
+    """Exact minimax (alpha-beta) value of ``sim`` for ``side``, and nodes visited."""
+    nodes = [0]
+    value = _alphabeta(sim, side, -1e9, 1e9, nodes)
+    return value, nodes[0]
+
+
+def _alphabeta(sim: Sim, side: int, alpha: float, beta: float, nodes: list[int]) -> float:
+    if not sim.tricks_left:
+        return sim.value(side)
+    legal = sim.legal()
+    maximizing = sim.to_act % 2 == side
+    # Try the policy's card first: it is usually best, which makes the cuts early.
+    first = sim.policy_card()
+    order = [first] + [c for c in cards_in(legal) if c != first]
+    best = -1e9 if maximizing else 1e9
+    for c in order:
+        child = sim.copy()
+        child.play(c)
+        nodes[0] += 1
+        v = _alphabeta(child, side, alpha, beta, nodes)
+        if maximizing:
+            if v > best:
+                best = v
+            alpha = max(alpha, v)
+        else:
+            if v < best:
+                best = v
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    return best
