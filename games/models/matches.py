@@ -162,6 +162,12 @@ class Deal(models.Model):
             "actions": list(self.actions),
         }
 
+    def export_dict(self) -> dict[str, Any]:
+        """The record as given to players ("copy the deal record"): with the shuffle
+        salt and commitment, so ``python -m engine verify`` can check the deck.
+        Only for finished deals: the salt and deck are secret until then."""
+        return {**self.record_dict(), "salt": self.shuffle_salt, "commitment": self.commitment}
+
     def record(self) -> DealRecord:
         return DealRecord.from_dict(self.record_dict())
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.vary import vary_on_headers
 
 from games.forms import LobbyFilterForm
 from games.models import Seat, Table
@@ -26,6 +27,7 @@ def _tables(variant: str | None):
     return tables
 
 
+@vary_on_headers("HX-Request")
 def lobby(request: HttpRequest) -> HttpResponse:
     form = LobbyFilterForm(request.GET or None)
     variant = form.cleaned_data["variant"] if form.is_valid() else None
@@ -36,6 +38,6 @@ def lobby(request: HttpRequest) -> HttpResponse:
             .exclude(status=Table.Status.FINISHED)
             .distinct()
         )
-    if request.htmx and not request.htmx.boosted:
+    if request.htmx and not (request.htmx.boosted or request.htmx.history_restore_request):
         return render(request, "games/_table_list.html", context)
     return render(request, "games/lobby.html", context)

@@ -40,7 +40,7 @@ def _record_visible(request: HttpRequest, deal: Deal) -> bool:
 def deal_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     deal = access.get_deal(request, pk, number)
     visible = _record_visible(request, deal)
-    record = deal.record_dict() if visible else None
+    record = deal.export_dict() if visible else None
     context = {
         "deal": deal,
         "match": deal.match,
@@ -56,7 +56,7 @@ def deal_record(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     deal = access.get_deal(request, pk, number)
     if not _record_visible(request, deal):
         return JsonResponse({"error": "the deal is not over yet"}, status=403)
-    response = JsonResponse(deal.record_dict(), json_dumps_params={"indent": 2})
+    response = JsonResponse(deal.export_dict(), json_dumps_params={"indent": 2})
     response["Content-Disposition"] = (
         f'attachment; filename="blot-match{deal.match_id}-deal{deal.number}.json"'
     )

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from games import access
 from games.forms import TableCreateForm, VariantForm
@@ -17,6 +18,7 @@ from games.services import tables as table_services
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
 def table_create(request: HttpRequest) -> HttpResponse:
     source = request.POST if request.method == "POST" else request.GET
     variant_form = VariantForm(source or None, initial={"variant": Variant.BELOTE})
@@ -39,7 +41,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
         else:
             return redirect(table.get_absolute_url())
     context = {"variant_form": variant_form, "form": form, "variant": variant}
-    if request.htmx and request.method == "GET":
+    if request.htmx and request.method == "GET" and not request.htmx.history_restore_request:
         return render(request, "games/_table_form.html", context)
     return render(request, "games/table_create.html", context)
 

@@ -71,6 +71,13 @@ def test_it_returns_only_the_table_list_to_htmx(client, make_table, alice):
     assert b"Open Blot" in response.content
 
 
+def test_it_returns_the_whole_page_to_an_htmx_history_restore(client):
+    headers = {"HX-Request": "true", "HX-History-Restore-Request": "true"}
+    response = client.get(reverse("lobby"), headers=headers)
+    assert b"<html" in response.content
+    assert "HX-Request" in response["Vary"]
+
+
 def test_it_serves_the_vendored_htmx(client):
     html = client.get(reverse("lobby")).content.decode()
     assert "/static/django_htmx/htmx-2.min.js" in html

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 
 import pytest
 from django.urls import reverse
@@ -78,7 +80,8 @@ def test_it_shows_a_finished_deal_record_that_the_engine_replays(client, match):
     assert deal.shuffle_salt in html
     assert "Copy the deal record" in html
     record = json.loads(response.context["record_json"])
-    assert record == deal.record_dict()
+    assert record == deal.export_dict()
+    assert record["salt"] == deal.shuffle_salt
     report = replay(DealRecord.from_dict(record))
     assert report.error is None
     assert report.to_dict()["result"] == deal.result
@@ -92,7 +95,14 @@ def test_it_downloads_the_deal_record(client, match):
     assert response.status_code == 200
     assert response["Content-Disposition"].startswith("attachment;")
     data = json.loads(response.content)
-    assert set(data) == {"variant", "dealer", "rules", "deck", "actions"}
+    assert set(data) == {"variant", "dealer", "rules", "deck", "actions", "salt", "commitment"}
+    # The engine's own command checks the shuffle commitment of the copied record.
+    checked = subprocess.run(
+        [sys.executable, "-m", "engine", "verify", "-"],
+        input=response.content.decode(), capture_output=True, text=True,
+    )
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.startswith("ok")
 
 
 def test_it_shows_staff_the_record_of_a_running_deal(make_user, match):
