@@ -1,0 +1,40 @@
+"""A short arena run end to end: the last line is the JSON summary."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    ("variant", "a", "b", "extra"),
+    [
+        ("belote", "normal", "easy", ["--deals", "6", "--jobs", "2"]),
+        ("open_blot", "hard", "normal", ["--deals", "2", "--budget", "0.01"]),
+    ],
+)
+def test_arena_ends_with_one_json_summary_line(
+    variant: str, a: str, b: str, extra: list[str]
+) -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "engine.arena", "--variant", variant, "--a", a, "--b", b,
+         "--seed", "1", *extra],
+        capture_output=True, text=True, timeout=120, check=True,
+    )
+    summary = json.loads(run.stdout.strip().splitlines()[-1])
+    assert set(summary) == {
+        "variant", "a", "b", "deals", "points_per_deal", "ci95", "match_win_rate_a",
+        "decision_ms",
+    }
+    assert (summary["variant"], summary["a"], summary["b"]) == (variant, a, b)
+    assert summary["deals"] == int(extra[1])
+    lo, hi = summary["ci95"]
+    assert lo <= summary["points_per_deal"] <= hi
+    rate = summary["match_win_rate_a"]
+    assert rate is None or 0 <= rate <= 1
+    for level, t in summary["decision_ms"].items():
+        assert level in (a, b) and set(t) == {"p50", "p95"} and t["p50"] <= t["p95"]
+    assert "deals" in run.stderr  # the progress bar
