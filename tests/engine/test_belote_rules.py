@@ -269,6 +269,11 @@ def test_discard_any_card_without_the_suit_or_trump():
     assert legal_after(hands, "AS") == set(hands[2].split())
 
 
+def test_trump_led_without_trump_any_card():
+    hands = {1: f"JH {LOW}", 2: "AD 7D 8D 9D TD AS 7S 8S"}
+    assert legal_after(hands, "JH") == set(hands[2].split())
+
+
 def test_leader_may_lead_any_card():
     hands = {1: "AS 7H 7C 8C 9C TC JD QD"}
     assert legal_after(hands, "") == set(hands[1].split())

@@ -258,6 +258,19 @@ def test_no_growth_over_a_card_of_a_declared_four_d8():
     ]
 
 
+def test_no_growth_over_a_declared_run_that_has_a_played_card_d8():
+    # TH lies under KH: playing KH breaks the J-Q-K terz, and TH joins only 7-8-9.
+    deal = open_blot_in_play({N: ups("KH 7H 8H 9H JH QH 7C 9D", "TH")}, "C")
+    declare_codes(deal, "7H 8H 9H")
+    declare_codes(deal, "JH QH KH")
+    events = play(deal, "KH")
+    assert grew(events) == [("fifty", ["7H", "8H", "9H", "TH"])]
+    assert shown(deal) == [
+        (N, "fifty", ["7H", "8H", "9H", "TH"], 50),
+        (N, "terz", ["JH", "QH", "KH"], 20),
+    ]
+
+
 def test_growth_joining_two_declared_runs_makes_one_keeping_the_earlier_declaration_d8():
     deal = open_blot_in_play({N: ups("AS 7H 8H 9H JH QH KH 7C", "TH")}, "C")
     declare_codes(deal, "7H 8H 9H")
