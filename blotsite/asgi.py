@@ -16,8 +16,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from blotsite.routing import websocket_urlpatterns  # noqa: E402
+from games.live.conductor import ensure_started  # noqa: E402
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
@@ -25,3 +26,11 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+
+async def application(scope, receive, send):  # type: ignore[no-untyped-def]
+    # The first request or connection starts this process's conductor (bots and
+    # turn clocks), so a restarted server resumes pending turns on its own.
+    if scope["type"] in ("http", "websocket"):
+        ensure_started()
+    return await router(scope, receive, send)

@@ -1,7 +1,7 @@
-"""WebSocket routes. Live tables (the next issue) add their consumers here."""
+"""WebSocket routes: the live tables."""
 
 from __future__ import annotations
 
-from django.urls import URLPattern
+from games.live.routing import websocket_urlpatterns
 
-websocket_urlpatterns: list[URLPattern] = []
+__all__ = ["websocket_urlpatterns"]

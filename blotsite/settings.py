@@ -179,3 +179,14 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }
+
+# --- Live tables (games/live). Bots and turn clocks are run by the "conductor":
+# in every Daphne process by default ("inprocess"; safe with several processes,
+# each move is version-checked), or only by `manage.py blotworker` ("external").
+BLOT_CONDUCTOR = env_str("BLOT_CONDUCTOR", "inprocess")
+if BLOT_CONDUCTOR not in ("inprocess", "external"):
+    raise ImproperlyConfigured("BLOT_CONDUCTOR must be 'inprocess' or 'external'")
+#: How long a finished deal's result stays on screen before the next deal's first move.
+BLOT_NEXT_DEAL_PAUSE_MS = env_int("BLOT_NEXT_DEAL_PAUSE_MS", 2500)
+#: Thinking time of a Hard bot at a live table (issue 4: at most 0.5 s).
+BLOT_BOT_BUDGET_S = env_int("BLOT_BOT_BUDGET_MS", 400) / 1000

@@ -2,6 +2,7 @@
 
 from games.models.matches import Deal, Match, Participant, ScoreRow, Tournament
 from games.models.players import Player
+from games.models.presence import Presence
 from games.models.rulesets import RuleSetConfig
 from games.models.tables import BotLevel, Seat, Table, Variant
 
@@ -11,6 +12,7 @@ __all__ = [
     "Match",
     "Participant",
     "Player",
+    "Presence",
     "RuleSetConfig",
     "ScoreRow",
     "Seat",

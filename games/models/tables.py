@@ -78,6 +78,10 @@ class Table(models.Model):
         validators=[MaxValueValidator(10_000)],
     )
     spectator_count = models.PositiveIntegerField(_("spectators"), default=0)
+    # Live play: when the seat to act got its turn (the turn clock and bot pauses
+    # count from here) and when the server should next look at the table.
+    turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
+    wakeup_at = models.DateTimeField(_("next wake-up"), null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

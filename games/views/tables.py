@@ -11,6 +11,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from games import access
 from games.forms import TableCreateForm, VariantForm
+from games.live.render import live_socket_url, render_table
 from games.models import Table, Variant
 from games.services import ServiceError
 from games.services import tables as table_services
@@ -50,15 +51,20 @@ def _table_page(request: HttpRequest, table: Table, token: str | None) -> HttpRe
     seats = list(table.seats.select_related("user__player").order_by("index"))
     user = request.user
     my_seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    match = table.current_match()
     context = {
         "table": table,
         "seats": seats,
         "my_seat": my_seat,
         "token": token,
         "is_creator": user.is_authenticated and table.created_by_id == user.pk,
-        "match": table.current_match(),
+        "match": match,
         "invite_link": request.build_absolute_uri(table.invite_url()),
     }
+    if match is not None:
+        # The live table: the same rendering the WebSocket sends on every change.
+        context["live_html"] = render_table(table, my_seat.index if my_seat else None)
+        context["ws_url"] = live_socket_url(table, token)
     return render(request, "games/table.html", context)
 
 

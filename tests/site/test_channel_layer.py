@@ -8,7 +8,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels.routing import ProtocolTypeRouter
 
-from blotsite.asgi import application
+from blotsite.asgi import application, router
 
 
 @pytest.mark.asyncio
@@ -33,5 +33,6 @@ def test_it_sends_from_synchronous_code_repeatedly():
 
 
 def test_it_routes_http_and_websockets():
-    assert isinstance(application, ProtocolTypeRouter)
-    assert set(application.application_mapping) == {"http", "websocket"}
+    assert callable(application)
+    assert isinstance(router, ProtocolTypeRouter)
+    assert set(router.application_mapping) == {"http", "websocket"}

@@ -1,0 +1,58 @@
+"""Fixtures for live-table tests: the site's users and tables, plus live helpers."""
+
+from __future__ import annotations
+
+import importlib
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.live.play import current
+from games.models import Seat, Table
+from tests.site.conftest import (  # noqa: F401 - fixtures shared with the site tests
+    _fast_password_hashing,
+    alice,
+    bob,
+    carol,
+    make_table,
+    make_user,
+)
+
+FAR_FUTURE = timedelta(hours=1)
+
+
+@pytest.fixture(autouse=True)
+def _quick_tables(settings) -> None:
+    settings.BLOT_NEXT_DEAL_PAUSE_MS = 0
+    settings.BLOT_BOT_BUDGET_S = 0.05
+    settings.BLOT_CONDUCTOR = "off"  # tests drive the conductor themselves
+
+
+@pytest.fixture(autouse=True)
+def _default_rule_sets(request) -> None:
+    """Transactional tests flush what the data migration created: put the default
+    rule sets back before each test that uses the database."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None and "db" not in request.fixturenames:
+        return
+    transactional = marker is not None and marker.kwargs.get("transaction", False)
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    from django.apps import apps
+
+    importlib.import_module("games.migrations.0002_default_rule_sets").create_defaults(apps, None)
+
+
+def later(seconds: float = 3600):
+    return timezone.now() + timedelta(seconds=seconds)
+
+
+def all_bots(table: Table, level: str = "easy") -> Table:
+    """Hand every human seat to a bot (tables always start with their creator)."""
+    Seat.objects.filter(table=table, user__isnull=False).update(user=None, bot_level=level)
+    return table
+
+
+def live_of(table: Table):
+    table.refresh_from_db()
+    return current(table)

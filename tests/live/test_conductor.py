@@ -1,0 +1,131 @@
+"""Bots, clocks and absent players: the server acting when a table is due."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+
+from games.live import presence
+from games.live.conductor import act_if_due, plan, run_due
+from games.live.play import submit
+from games.models import Deal, Match, Presence, Table
+from tests.live.conftest import all_bots, later, live_of
+
+
+def drive(until, now=None, limit: int = 2000) -> int:
+    """Run the conductor (with the clock far ahead) until ``until()`` holds."""
+    moves = 0
+    for _ in range(limit):
+        if until():
+            return moves
+        made = run_due(now or later())
+        moves += made
+        if not made and not until():
+            raise AssertionError("nothing was due, but the condition does not hold")
+    raise AssertionError("gave up")
+
+
+def test_it_plays_a_bot_table_through_a_whole_match(make_table, alice) -> None:
+    table = all_bots(make_table(alice, "open_blot", fmt="best_of:1", others=["easy"]))
+    match = table.current_match()
+    drive(lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED)
+    match.refresh_from_db()
+    assert match.winner in (0, 1)
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    for deal in match.deals.all():
+        assert deal.rebuild().result().to_dict() == deal.result
+
+
+def test_it_waits_for_the_bot_delay_before_a_bot_moves(make_table, alice) -> None:
+    table = all_bots(make_table(alice, "open_blot", others=["easy"]))
+    table.turn_started_at = timezone.now()
+    table.bot_delay_ms = 60_000
+    table.save()
+    assert not act_if_due(table.pk)
+    table.refresh_from_db()
+    assert table.wakeup_at > timezone.now() + timedelta(seconds=50)
+    assert act_if_due(table.pk, now=later(61))
+
+
+def connect(table: Table, seat: int, name: str = "ch") -> None:
+    user = table.seats.get(index=seat).user
+    presence.opened(table.pk, f"{name}-{seat}", user.pk, seat)
+
+
+def human_to_act(make_table, alice, bob) -> tuple[Table, int]:
+    table = make_table(alice, "open_blot")
+    from games.services.tables import join_seat
+
+    join_seat(table.pk, bob, 1)
+    table.refresh_from_db()
+    table.turn_started_at = timezone.now()
+    table.save()
+    return table, live_of(table).engine.to_act
+
+
+def test_it_leaves_a_connected_player_alone_until_the_clock_runs_out(make_table, alice, bob):
+    table, seat = human_to_act(make_table, alice, bob)
+    connect(table, seat)
+    assert plan(live_of(table), timezone.now()).level is None
+    assert not act_if_due(table.pk, now=timezone.now() + timedelta(seconds=5))
+    assert live_of(table).engine.history == []
+
+
+def test_it_plays_for_a_player_whose_clock_ran_out(make_table, alice, bob) -> None:
+    table, seat = human_to_act(make_table, alice, bob)
+    connect(table, seat)
+    assert act_if_due(table.pk, now=later(table.turn_seconds + 1))
+    assert live_of(table).engine.history[0].seat == seat
+
+
+def test_it_plays_for_a_player_away_longer_than_the_grace_period(make_table, alice, bob):
+    table, seat = human_to_act(make_table, alice, bob)
+    connect(table, seat)
+    presence.closed(table.pk, f"ch-{seat}")
+    gone = timezone.now() - timedelta(seconds=table.disconnect_grace_seconds + 1)
+    Presence.objects.filter(table=table).update(last_seen=gone, closed_at=gone)
+    step = plan(live_of(table), timezone.now())
+    assert step.level == "normal"
+    assert act_if_due(table.pk, now=later(1))
+
+
+def test_it_hands_the_turn_back_when_the_player_returns(make_table, alice, bob) -> None:
+    table, seat = human_to_act(make_table, alice, bob)
+    Presence.objects.create(
+        table=table,
+        channel_name="old",
+        user=table.seats.get(index=seat).user,
+        seat_index=seat,
+        connected_at=timezone.now(),
+        last_seen=timezone.now(),
+        closed_at=timezone.now() - timedelta(hours=1),
+    )
+    assert plan(live_of(table), timezone.now()).level == "normal"
+    connect(table, seat, name="new")
+    assert plan(live_of(table), timezone.now()).level is None
+
+
+def test_it_resumes_pending_bot_turns_after_a_restart(make_table, alice) -> None:
+    """Nothing lives in memory: a table whose wake-up was lost is found again."""
+    table = all_bots(make_table(alice, "open_blot", others=["easy"]))
+    Table.objects.filter(pk=table.pk).update(wakeup_at=None, turn_started_at=None)
+    assert run_due(later()) == 1
+
+
+def test_it_counts_spectators(make_table, alice) -> None:
+    table = make_table(alice, "open_blot", others=["easy"])
+    presence.opened(table.pk, "s1", None, None)
+    presence.opened(table.pk, "s2", None, None)
+    presence.closed(table.pk, "s1")
+    table.refresh_from_db()
+    assert table.spectator_count == 1
+
+
+def test_it_ignores_a_decision_made_on_a_stale_version(make_table, alice) -> None:
+    table = all_bots(make_table(alice, "open_blot", others=["easy"]))
+    live = live_of(table)
+    submit(table.pk, live.engine.legal_actions()[0], table.version, by_server=True)
+    deal = Deal.objects.get(pk=live.deal.pk)
+    assert len(deal.actions) == 1

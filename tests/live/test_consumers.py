@@ -1,0 +1,121 @@
+"""The table WebSocket: who may connect, what they are sent, what they may do."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from games.models import Presence, Table
+from games.services.tables import join_seat
+from tests.live.conftest import live_of
+from tests.live.wsclient import connect, receive_table, send_move, version_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest.fixture
+def duel(make_table, alice, bob) -> Table:
+    table = make_table(alice, "open_blot")
+    join_seat(table.pk, bob, 1)
+    table.refresh_from_db()
+    return table
+
+
+async def first_legal(table: Table):
+    live = await sync_to_async(live_of)(table)
+    return live.engine.to_act, live.engine.legal_actions()[0]
+
+
+async def test_it_sends_a_seated_player_their_table_on_connect(duel, alice) -> None:
+    ws, connected = await connect(duel.pk, alice)
+    assert connected
+    frame = await receive_table(ws)
+    assert f'data-version="{duel.version}"' in frame
+    assert 'data-variant="open_blot"' in frame and 'data-seat="0"' in frame
+    await ws.disconnect()
+
+
+async def test_it_applies_a_move_and_sends_every_viewer_the_new_version(duel, alice, bob):
+    players = {}
+    for user, seat in ((alice, 0), (bob, 1)):
+        players[seat], _ = await connect(duel.pk, user)
+        await receive_table(players[seat])
+    spectator, _ = await connect(duel.pk, None)
+    await receive_table(spectator)
+    seat, action = await first_legal(duel)
+    await send_move(
+        players[seat],
+        version=duel.version,
+        **{k: v for k, v in action.to_dict().items() if k != "seat"},
+    )
+    for ws in (*players.values(), spectator):
+        assert version_of(await receive_table(ws)) == duel.version + 1
+        await ws.disconnect()
+
+
+async def test_it_refuses_a_move_from_a_spectator(duel) -> None:
+    ws, _ = await connect(duel.pk, None)
+    await receive_table(ws)
+    await send_move(ws, type="pass", version=duel.version)
+    error = await ws.receive_from(timeout=5)
+    assert "Spectators cannot play" in error
+    assert version_of(await receive_table(ws)) == duel.version
+    await ws.disconnect()
+
+
+async def test_it_refuses_a_move_out_of_turn_with_a_clear_message(duel, alice, bob) -> None:
+    seat, _ = await first_legal(duel)
+    other = {0: alice, 1: bob}[1 - seat]
+    ws, _ = await connect(duel.pk, other)
+    await receive_table(ws)
+    await send_move(ws, type="pass", version=duel.version)
+    assert "not allowed" in await ws.receive_from(timeout=5)
+    await ws.disconnect()
+    live = await sync_to_async(live_of)(duel)
+    assert live.engine.history == []
+
+
+@pytest.mark.parametrize(
+    "text", ["{broken", "[]", '{"type": "play"}', "x" * 5000, '{"type":"pass","version":0}']
+)
+async def test_it_answers_bad_messages_with_an_error_and_changes_nothing(duel, alice, text):
+    ws, _ = await connect(duel.pk, alice)
+    await receive_table(ws)
+    await ws.send_to(text_data=text)
+    assert "table-error" in await ws.receive_from(timeout=5)
+    assert version_of(await receive_table(ws)) == duel.version
+    await ws.disconnect()
+
+
+async def test_it_answers_a_refresh_request_with_the_full_table(duel, alice) -> None:
+    ws, _ = await connect(duel.pk, alice)
+    await receive_table(ws)
+    await send_move(ws, type="refresh")
+    assert version_of(await receive_table(ws)) == duel.version
+    await ws.disconnect()
+
+
+async def test_it_rejects_a_foreign_origin(duel, alice) -> None:
+    _ws, connected = await connect(duel.pk, alice, origin="http://evil.example")
+    assert not connected
+
+
+async def test_it_hides_a_private_table_from_a_stranger(make_table, alice, carol) -> None:
+    table = await sync_to_async(make_table)(alice, "open_blot", others=["easy"], is_private=True)
+    ws, connected = await connect(table.pk, carol)
+    assert not connected
+    ws, connected = await connect(table.pk, carol, query=f"invite={table.invite_token}")
+    assert connected
+    await receive_table(ws)
+    await ws.disconnect()
+
+
+async def test_it_records_presence_and_spectators(duel) -> None:
+    ws, _ = await connect(duel.pk, None)
+    await receive_table(ws)
+    table = await Table.objects.aget(pk=duel.pk)
+    assert table.spectator_count == 1
+    await ws.disconnect()
+    table = await Table.objects.aget(pk=duel.pk)
+    assert table.spectator_count == 0
+    assert await Presence.objects.filter(table_id=duel.pk, closed_at__isnull=False).acount() == 1

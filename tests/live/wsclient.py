@@ -1,0 +1,56 @@
+"""Talking to the real ASGI application over WebSockets in tests."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+
+from blotsite.asgi import application
+
+VERSION = re.compile(r'data-version="(\d+)"')
+TO_ACT = re.compile(r'data-to-act="(\d*)"')
+
+
+def session_cookie(user) -> str:
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+
+async def connect(
+    table_id: int, user=None, *, origin: str = "http://localhost", query: str = ""
+) -> tuple[WebsocketCommunicator, bool]:
+    headers = [(b"origin", origin.encode()), (b"host", b"localhost")]
+    if user is not None:
+        cookie = await sync_to_async(session_cookie)(user)
+        headers.append((b"cookie", cookie.encode()))
+    path = f"/ws/table/{table_id}/" + (f"?{query}" if query else "")
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await communicator.connect(timeout=5)
+    return communicator, connected
+
+
+def version_of(frame: str) -> int | None:
+    match = VERSION.search(frame)
+    return int(match.group(1)) if match else None
+
+
+async def receive_table(communicator: WebsocketCommunicator, timeout: float = 5) -> str:
+    """The next frame that carries the table root (skipping error fragments)."""
+    while True:
+        frame = await communicator.receive_from(timeout=timeout)
+        if 'id="table-root"' in frame:
+            return frame
+
+
+async def send_move(communicator: WebsocketCommunicator, **data) -> None:
+    await communicator.send_to(text_data=json.dumps(data))
