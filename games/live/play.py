@@ -137,7 +137,8 @@ def submit(table_id: int, action: Action, version: int, *, by_server: bool = Fal
         live.deal.save(update_fields=["actions"])
         table.version += 1
         table.turn_started_at = timezone.now()
-        table.save(update_fields=["version", "turn_started_at"])
+        table.wakeup_at = None  # a new turn: the conductor plans it afresh
+        table.save(update_fields=["version", "turn_started_at", "wakeup_at"])
         if live.engine.is_over:
             finish_deal(live.deal)
             table.refresh_from_db(fields=["version"])

@@ -150,6 +150,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         to_act=obs.to_act,
         to_act_name=None if obs.to_act is None else names.get(obs.to_act),
         my_turn=seat is not None and obs.to_act == seat,
+        playing_my_turn=seat is not None and obs.to_act == seat and obs.phase == "play",
         seats=seats,
         me=next((v for v in seats if v["is_me"]), None),
         others=[v for v in seats if not v["is_me"]],

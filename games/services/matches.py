@@ -40,7 +40,7 @@ def start_match(table: Table) -> Match:
             index=s.index,
             user=s.user,
             bot_level=s.bot_level,
-            name=_seat_name(s.user, s.bot_level),
+            name=_seat_name(s.user, s.bot_level, s.index),
         )
         for s in seats
     )
@@ -52,11 +52,12 @@ def start_match(table: Table) -> Match:
     return match
 
 
-def _seat_name(user, bot_level: str | None) -> str:
+def _seat_name(user, bot_level: str | None, index: int) -> str:
     if user is not None:
         player = getattr(user, "player", None)
         return player.display_name if player else user.get_username()
-    return _("Bot (%(level)s)") % {"level": BotLevel(bot_level).label}
+    # Numbered by seat, so three bots at one table can be told apart.
+    return _("Bot %(n)s (%(level)s)") % {"n": index + 1, "level": BotLevel(bot_level).label}
 
 
 def deal_new(match: Match, number: int, dealer: int) -> Deal:

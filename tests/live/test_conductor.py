@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games.live import presence
-from games.live.conductor import act_if_due, plan, run_due
+from games.live.conductor import act_if_due, due_tables, plan, run_due
 from games.live.play import submit
 from games.models import Deal, Match, Presence, Table
 from tests.live.conftest import all_bots, later, live_of
@@ -129,3 +129,16 @@ def test_it_ignores_a_decision_made_on_a_stale_version(make_table, alice) -> Non
     submit(table.pk, live.engine.legal_actions()[0], table.version, by_server=True)
     deal = Deal.objects.get(pk=live.deal.pk)
     assert len(deal.actions) == 1
+
+
+def test_it_plans_afresh_after_every_move(make_table, alice) -> None:
+    table = make_table(alice, "open_blot", others=["easy"])
+    live = live_of(table)
+    if live.engine.to_act != 0:
+        act_if_due(table.pk, now=later())
+        live = live_of(table)
+    act_if_due(table.pk)  # the person's turn: wake up at their deadline
+    table.refresh_from_db()
+    assert table.wakeup_at is not None
+    submit(table.pk, live.engine.legal_actions()[0], table.version)
+    assert due_tables(timezone.now()) == [table.pk]

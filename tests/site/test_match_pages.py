@@ -29,9 +29,9 @@ def test_it_shows_a_running_match(client, match):
     html = response.content.decode()
     assert "Best of 3 deals" in html
     assert "alice" in html
-    assert "Bot (Hard)" in html
+    assert "Bot 4 (Hard)" in html
     assert "No deal has finished yet." in html
-    assert [p.name for p in response.context["sides"][0]] == ["alice", "Bot (Normal)"]
+    assert [p.name for p in response.context["sides"][0]] == ["alice", "Bot 3 (Normal)"]
 
 
 def test_it_shows_the_score_table_of_a_finished_match(client, match):
