@@ -52,6 +52,34 @@ class TableCreateForm(forms.Form):
         required=False,
         help_text=_("Not listed in the lobby; only people with the invite link can join."),
     )
+    # Table-level settings (RULES.md §6): the turn clock, how long an absent player
+    # is waited for before a bot plays for them, and the bots' pause.
+    turn_seconds = forms.IntegerField(
+        required=False,
+        label=_("Seconds per turn"),
+        min_value=5,
+        max_value=600,
+        initial=30,
+        help_text=_("When it runs out, a Normal bot plays for the player."),
+    )
+    disconnect_grace_seconds = forms.IntegerField(
+        required=False,
+        label=_("Disconnect grace (seconds)"),
+        min_value=0,
+        max_value=3600,
+        initial=60,
+        help_text=_("A player away longer than this is played by a bot until they return."),
+    )
+    bot_delay_ms = forms.IntegerField(
+        required=False,
+        label=_("Bot pause (ms)"),
+        min_value=0,
+        max_value=10_000,
+        initial=700,
+        help_text=_("Keeps the bots' play easy to follow."),
+    )
+
+    TIMING_FIELDS = ("turn_seconds", "disconnect_grace_seconds", "bot_delay_ms")
 
     def __init__(self, variant: str, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {})
@@ -79,6 +107,18 @@ class TableCreateForm(forms.Form):
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{i}"] for i in range(1, SEATS[self.variant_value])]
+
+    def timing(self) -> dict[str, int]:
+        """The timing settings, the defaults standing in for any left empty."""
+        return {
+            name: self.fields[name].initial
+            if self.cleaned_data[name] is None
+            else self.cleaned_data[name]
+            for name in self.TIMING_FIELDS
+        }
+
+    def timing_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.TIMING_FIELDS]
 
     def others(self) -> list[str]:
         return [self.cleaned_data[f"seat_{i}"] for i in range(1, SEATS[self.variant_value])]

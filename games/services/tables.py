@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
@@ -16,6 +17,7 @@ from games.services.errors import ServiceError
 from games.services.matches import start_match
 
 OPEN = "open"
+TIMING_FIELDS = frozenset({"turn_seconds", "disconnect_grace_seconds", "bot_delay_ms"})
 SEAT_CHOICES = (OPEN, *BotLevel.values)
 
 
@@ -38,24 +40,36 @@ def create_table(
     rule_set: RuleSetConfig,
     others: Sequence[str],
     is_private: bool = False,
+    **timing: int,
 ) -> Table:
     """A new table with ``user`` in seat 0 and ``others`` ("open" or a bot level)
-    in seats 1.. . Starts the match at once when no seat is left open."""
+    in seats 1.. . Starts the match at once when no seat is left open. ``timing``:
+    ``turn_seconds``, ``disconnect_grace_seconds``, ``bot_delay_ms`` (validated
+    against the model's limits)."""
     if rule_set.variant != variant:
         raise ServiceError(_("This rule set is for another variant."))
     parsed = check_format(variant, fmt)
     if len(others) != SEATS[variant] - 1 or any(o not in SEAT_CHOICES for o in others):
         raise ServiceError(_("Every other seat must be open or a bot."))
+    unknown = set(timing) - TIMING_FIELDS
+    if unknown:
+        raise ServiceError(_("Unknown table setting."))
+    table = Table(
+        variant=variant,
+        rule_set=rule_set,
+        rule_set_name=rule_set.name,
+        rules_snapshot=rule_set.rules().overrides(),
+        format=str(parsed),
+        is_private=is_private,
+        created_by=user,
+        **timing,
+    )
+    try:
+        table.full_clean(exclude=["invite_token"])
+    except ValidationError as exc:
+        raise ServiceError(" ".join(exc.messages)) from None
     with transaction.atomic():
-        table = Table.objects.create(
-            variant=variant,
-            rule_set=rule_set,
-            rule_set_name=rule_set.name,
-            rules_snapshot=rule_set.rules().overrides(),
-            format=str(parsed),
-            is_private=is_private,
-            created_by=user,
-        )
+        table.save()
         Seat.objects.create(table=table, index=0, user=user)
         for index, other in enumerate(others, start=1):
             Seat.objects.create(

@@ -36,6 +36,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
                 rule_set=form.cleaned_data["rule_set"],
                 others=form.others(),
                 is_private=form.cleaned_data["is_private"],
+                **form.timing(),
             )
         except ServiceError as exc:
             form.add_error(None, exc.message)

@@ -19,6 +19,9 @@ def _post(client, variant="belote", **data):
         "seat_1": "open",
         "seat_2": "open",
         "seat_3": "open",
+        "turn_seconds": 30,
+        "disconnect_grace_seconds": 60,
+        "bot_delay_ms": 700,
     }
     payload.update(data)
     return client.post(reverse("table_create"), payload)
@@ -123,3 +126,31 @@ def test_it_sends_the_creator_of_a_private_table_to_its_invite_link(alice_client
     page = alice_client.get(response["Location"])
     assert page.status_code == 200
     assert table.invite_token in page.content.decode()
+
+
+def test_it_stores_the_tables_timing_settings(alice_client):
+    _post(alice_client, turn_seconds=45, disconnect_grace_seconds=10, bot_delay_ms=0)
+    table = Table.objects.get()
+    assert (table.turn_seconds, table.disconnect_grace_seconds, table.bot_delay_ms) == (45, 10, 0)
+
+
+@pytest.mark.parametrize(
+    "field", [{"turn_seconds": 2}, {"disconnect_grace_seconds": -1}, {"bot_delay_ms": 10_001}]
+)
+def test_it_refuses_timing_settings_out_of_range(alice_client, field):
+    response = _post(alice_client, **field)
+    assert response.status_code == 200
+    assert next(iter(field)) in response.context["form"].errors
+    assert not Table.objects.exists()
+
+
+def test_it_refuses_out_of_range_timing_in_the_service_too(alice):
+    from games.services import ServiceError
+    from games.services.tables import create_table
+
+    with pytest.raises(ServiceError):
+        create_table(
+            user=alice, variant="open_blot", fmt="first_to:501",
+            rule_set=default_rule_set("open_blot"), others=["easy"], turn_seconds=1,
+        )
+    assert not Table.objects.exists()
