@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 from django.db.models import Q
@@ -135,9 +135,12 @@ def _run_due_closing() -> int:
 
 async def conduct_forever(poll_s: float = 0.15) -> None:
     """Run due work until cancelled, polling the tables' wake-up times."""
+    # Its own worker thread (not the consumers' shared sync thread), so a bot
+    # thinking for half a second never holds up a viewer's render or move.
+    run_pass = sync_to_async(_run_due_closing, thread_sensitive=False)
     while True:
         try:
-            moves = await database_sync_to_async(_run_due_closing)()
+            moves = await run_pass()
         except Exception:
             log.exception("conductor pass failed")
             moves = 0

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
+import pytest
+from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from games.live import presence
-from games.live.conductor import act_if_due, due_tables, plan, run_due
+from games.live.conductor import act_if_due, conduct_forever, due_tables, plan, run_due
 from games.live.play import submit
 from games.models import Deal, Match, Presence, Table
 from tests.live.conftest import all_bots, later, live_of
@@ -142,3 +145,21 @@ def test_it_plans_afresh_after_every_move(make_table, alice) -> None:
     assert table.wakeup_at is not None
     submit(table.pk, live.engine.legal_actions()[0], table.version)
     assert due_tables(timezone.now()) == [table.pk]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_it_plays_bot_turns_from_its_background_task(make_table, alice) -> None:
+    table = await sync_to_async(make_table)(alice, "open_blot", others=["easy"])
+    await sync_to_async(all_bots)(table)
+    await Table.objects.filter(pk=table.pk).aupdate(bot_delay_ms=0)
+    task = asyncio.create_task(conduct_forever(poll_s=0.02))
+    try:
+        for _ in range(200):
+            await asyncio.sleep(0.05)
+            deal = await Deal.objects.filter(match__table_id=table.pk).afirst()
+            if len(deal.actions) >= 5:
+                break
+        assert len(deal.actions) >= 5
+    finally:
+        task.cancel()
