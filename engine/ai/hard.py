@@ -35,6 +35,11 @@ from engine.rules import RuleSet
 PLAYS_PER_SECOND = 200_000
 MIN_SAMPLES = 8
 MAX_SAMPLES = 600
+#: What building a sampled deal, and one bid option on it (replaying the log,
+#: finishing the bidding, starting the simulator), cost in card plays: measured,
+#: so that bidding decisions keep to the budget too.
+DEAL_COST = 30
+OPTION_COST = 30
 #: Search exactly once at most this many cards are left to play (all seats).
 EXACT_CARDS = {4: 12, 2: 10}
 
@@ -106,17 +111,18 @@ def _bid(obs: Observation, rng: random.Random, budget_s: float) -> Action:
         deal = new_deal(rules, obs.dealer, sampler.deck(rng))
         for a in obs.history:
             deal.apply(a)
+        work += DEAL_COST
         for i, a in enumerate(options):
             d = deal.clone()
             d.apply(a)
             _finish_bidding(d)
             sim = start_sim(d)
+            work += OPTION_COST
             if sim is None:  # everybody passed: a void deal scores nothing
-                work += 1
                 continue
             value, units = rollout_value(sim, side)
             totals[i] += value
-            work += units + 4  # dealing and the bids cost about four card plays
+            work += units
         samples += 1
         if work >= limit and samples >= MIN_SAMPLES:
             break

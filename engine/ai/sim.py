@@ -197,6 +197,7 @@ def search(sim: Sim, side: int) -> tuple[float, int]:
 
 def _alphabeta(sim: Sim, side: int, alpha: float, beta: float, nodes: list[int]) -> float:
     if not sim.tricks_left:
+        nodes[0] += 2  # scoring a leaf costs about two card plays
         return sim.value(side)
     legal = sim.legal()
     maximizing = sim.to_act % 2 == side
