@@ -17,9 +17,11 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from engine.cards import CODES, PLAIN_STRENGTH, STRENGTH, Card
+from engine.cards import CODES, PLAIN_STRENGTH, STRENGTH, Card, mask_of
+from engine.declarations import Declaration
 from engine.observe import Observation, observe
 from games.models import Deal, Match, Table
+from games.templatetags.blot import kind_label
 
 SPECTATORS_CANNOT_PLAY = gettext_lazy("Spectators cannot play.")
 
@@ -211,11 +213,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
 
 
 def _declaration_label(action: Any) -> str:
-    size = len(action.cards)
-    cards = action.cards
-    if size == 4 and len({c & 7 for c in cards}) == 1:
-        return _("Four of a kind")
-    return {3: _("Terz"), 4: _("Fifty")}.get(size, _("Hundred"))
+    return kind_label(Declaration(action.seat, mask_of(action.cards), 0).kind)
 
 
 def _last_trick(obs: Observation, names: dict[int, str], base: int, n: int) -> list[dict[str, Any]]:

@@ -25,6 +25,20 @@ MARKERS = {
 }
 
 
+KINDS = {
+    "terz": gettext_lazy("Terz"),
+    "fifty": gettext_lazy("Fifty"),
+    "hundred": gettext_lazy("Hundred"),
+    "four": gettext_lazy("Four of a kind"),
+}
+
+
+@register.filter
+def kind_label(value: str) -> str:
+    """An Open Blot combination's name (engine kinds: terz, fifty, hundred, four)."""
+    return str(KINDS.get(value, value))
+
+
 @register.filter
 def format_label(value: str) -> str:
     try:
