@@ -95,6 +95,15 @@ else:
         }
     }
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several threads write at once (requests, consumers, the conductor's own
+    # thread). A transaction that starts as a reader and then writes fails at once
+    # with "database is locked" when another connection writes meanwhile; one
+    # that takes the write lock first (IMMEDIATE) waits its turn instead.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        transaction_mode="IMMEDIATE", timeout=20
+    )
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channel layer: in-memory by default, Redis when REDIS_URL is set.
