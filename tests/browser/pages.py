@@ -1,0 +1,308 @@
+"""What the browser tests do on the site's pages, and what they read from its database.
+
+``RECORDER_JS`` runs in every page before the site's own scripts and keeps a log
+of what the live table received over its WebSocket (``window.__blot``): versions,
+refusal messages, the most card/action buttons ever shown, how often any showed
+while the viewer was not to act, every card ever seen on the table. ``SiteDB``
+reads the server's SQLite file to check the page against the engine (the legal
+moves at the version the page shows).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.cards import CODES, TRUMP_CODES
+from engine.deal import Deal as EngineDeal
+from engine.record import DealRecord, rebuild
+
+PASSWORD = "a-long-enough-Passw0rd"
+
+RECORDER_JS = """
+(() => {
+  const rec = window.__blot = {
+    opened: 0, frames: 0, errors: [], versions: [], cardButtons: 0, actionButtons: 0, seen: [],
+    offTurnButtons: 0,
+  };
+  function snapshot() {
+    const root = document.getElementById("table-root");
+    if (!root) return;
+    rec.versions.push(Number(root.dataset.version));
+    rec.cardButtons = Math.max(rec.cardButtons, root.querySelectorAll("button[data-card]").length);
+    const actions = root.querySelectorAll("button[data-action]").length;
+    rec.actionButtons = Math.max(rec.actionButtons, actions);
+    if (root.dataset.toAct !== root.dataset.seat && actions > 0) rec.offTurnButtons += 1;
+    for (const el of root.querySelectorAll(".trick-area [data-card], .last-trick [data-card]")) {
+      if (!rec.seen.includes(el.dataset.card)) rec.seen.push(el.dataset.card);
+    }
+  }
+  document.addEventListener("DOMContentLoaded", snapshot);
+  document.addEventListener("htmx:wsOpen", () => { rec.opened += 1; });
+  document.addEventListener("htmx:wsBeforeMessage", (event) => {
+    const message = (event.detail.message || "").trim();
+    if (message.startsWith('<div id="table-error"')) {
+      rec.errors.push(message.replace(/<[^>]*>/g, "").trim());
+    }
+  });
+  document.addEventListener("htmx:wsAfterMessage", () => { rec.frames += 1; snapshot(); });
+})();
+"""
+
+# "turn": the viewer's seat is to act at a version other than ``last``;
+# "result": a finished deal's result is on the table.
+WAIT_TURN_JS = """(last) => {
+  const root = document.getElementById("table-root");
+  if (!root) return false;
+  if (document.getElementById("deal-result")) return "result";
+  const mine = root.dataset.seat !== "" && root.dataset.toAct === root.dataset.seat;
+  return mine && root.dataset.version !== last ? "turn" : false;
+}"""
+
+BID_ACTIONS = ("pass", "take", "choose")
+#: Which bid to click, first found first: take the proposed card, else choose a
+#: trump, else pass (so a deal this viewer bids in is never passed out).
+TAKE_FIRST = ("[data-action=take]", "[data-action=choose]", "[data-action=pass]")
+
+
+# --- the server's database ---------------------------------------------------------------
+
+
+@dataclass
+class LiveDeal:
+    version: int
+    number: int
+    engine: EngineDeal
+
+
+class SiteDB:
+    """The test server's SQLite database, read (and lightly tuned) from the test."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def _rows(self, sql: str, params: tuple = ()) -> list[tuple]:
+        with sqlite3.connect(self.path, timeout=10) as db:
+            return db.execute(sql, params).fetchall()
+
+    def set_bot_delay(self, table_id: int, ms: int) -> None:
+        """The bots' pause before each move at this table (the admin's per-table
+        setting; 700 ms by default, which only slows the tests down)."""
+        with sqlite3.connect(self.path, timeout=10) as db:
+            db.execute("UPDATE games_table SET bot_delay_ms = ? WHERE id = ?", (ms, table_id))
+
+    def stop_tables(self) -> None:
+        """Mark every playing table finished, so the server's conductor leaves it be."""
+        with sqlite3.connect(self.path, timeout=10) as db:
+            db.execute("UPDATE games_table SET status = 'finished' WHERE status = 'playing'")
+
+    def live_deal(self, table_id: int) -> LiveDeal:
+        """The table's version and its open deal, rebuilt by the engine (one read)."""
+        rows = self._rows(
+            "SELECT t.version, d.number, m.variant, m.rules, d.dealer, d.deck, d.actions"
+            " FROM games_table t JOIN games_match m ON m.table_id = t.id"
+            " JOIN games_deal d ON d.match_id = m.id"
+            " WHERE t.id = ? AND d.status = 'playing' ORDER BY m.id DESC, d.number DESC LIMIT 1",
+            (table_id,),
+        )
+        assert rows, f"table {table_id} has no deal being played"
+        version, number, variant, rules, dealer, deck, actions = rows[0]
+        record = DealRecord.from_dict(
+            {
+                "variant": variant,
+                "dealer": dealer,
+                "rules": json.loads(rules),
+                "deck": json.loads(deck),
+                "actions": json.loads(actions),
+            }
+        )
+        return LiveDeal(version, number, rebuild(record))
+
+    def deal(self, table_id: int, number: int) -> dict[str, Any]:
+        rows = self._rows(
+            "SELECT d.status, d.actions, d.result FROM games_deal d"
+            " JOIN games_match m ON d.match_id = m.id"
+            " WHERE m.table_id = ? AND d.number = ? ORDER BY m.id DESC LIMIT 1",
+            (table_id, number),
+        )
+        assert rows, f"table {table_id} has no deal {number}"
+        status, actions, result = rows[0]
+        return {
+            "status": status,
+            "actions": json.loads(actions),
+            "result": json.loads(result) if result else None,
+        }
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+def sign_up(page, name: str = "Ann") -> str:
+    """Sign up a new person through the form; returns their display name."""
+    suffix = uuid.uuid4().hex[:6]
+    display_name = f"{name} {suffix}"
+    page.goto("/accounts/signup/")
+    main = page.locator("main form")
+    main.locator("input[name=username]").fill(f"{name.lower()}{suffix}")
+    main.locator("input[name=password1]").fill(PASSWORD)
+    main.locator("input[name=password2]").fill(PASSWORD)
+    main.locator("input[name=display_name]").fill(display_name)
+    main.locator("button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/$"))
+    assert page.locator("header form button", has_text="Log out").count() == 1
+    return display_name
+
+
+def create_table(page, variant: str, others: list[str]) -> int:
+    """Create a table through the form (seat 2.. as ``others``); returns its id."""
+    page.goto(f"/tables/new/?variant={variant}")
+    for index, level in enumerate(others, start=1):
+        page.locator(f"select[name=seat_{index}]").select_option(level)
+    page.get_by_role("button", name="Create the table").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    return int(re.search(r"/tables/(\d+)/$", page.url).group(1))
+
+
+class TablePage:
+    """A live table page as one viewer sees it."""
+
+    def __init__(self, page, table_id: int, db: SiteDB) -> None:
+        self.page = page
+        self.table_id = table_id
+        self.db = db
+        self.card_plays = 0
+
+    @property
+    def path(self) -> str:
+        return f"/tables/{self.table_id}/"
+
+    def open(self) -> TablePage:
+        self.page.goto(self.path)
+        return self.wait_live()
+
+    def wait_live(self) -> TablePage:
+        """Wait for the WebSocket's first frame (the server sends the table on connect)."""
+        self.page.wait_for_function("() => window.__blot && window.__blot.frames > 0")
+        return self
+
+    # -- reading --
+
+    def attr(self, name: str) -> str:
+        return self.page.get_attribute("#table-root", name) or ""
+
+    def version(self) -> int:
+        return int(self.attr("data-version"))
+
+    def seat(self) -> int | None:
+        seat = self.attr("data-seat")
+        return int(seat) if seat else None
+
+    def cards(self, selector: str) -> list[str]:
+        return self.page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.card)")
+
+    def card_buttons(self) -> list[str]:
+        return self.cards("#table-root button[data-card]")
+
+    def my_cards(self) -> list[str]:
+        """The viewer's own cards: the hand (Belote) or their stacks' face-up cards."""
+        return self.cards("#table-root .my-area [data-card]")
+
+    def table_cards(self) -> list[str]:
+        """The trick in progress and the last trick, in order."""
+        return self.cards(
+            "#table-root .trick-area [data-card], #table-root .last-trick [data-card]"
+        )
+
+    def record(self) -> dict[str, Any]:
+        return self.page.evaluate("() => window.__blot")
+
+    def errors(self) -> list[str]:
+        return self.record()["errors"]
+
+    def assert_clean(self) -> None:
+        """No move was refused, and no move was offered out of turn."""
+        record = self.record()
+        assert record["errors"] == []
+        assert record["offTurnButtons"] == 0
+
+    # -- acting --
+
+    def wait_turn(self, last_version: int | None = None, timeout: float = 30_000) -> str:
+        """Wait until it is the viewer's turn at a new version, or a deal result shows."""
+        last = "" if last_version is None else str(last_version)
+        try:
+            handle = self.page.wait_for_function(WAIT_TURN_JS, arg=last, timeout=timeout)
+        except Exception as exc:
+            state = {a: self.attr(f"data-{a}") for a in ("version", "to-act", "seat")}
+            live = self.db.live_deal(self.table_id)
+            raise AssertionError(
+                f"no turn after version {last_version}: the page shows {state}, "
+                f"the database has version {live.version} with seat {live.engine.to_act} "
+                f"to act; received {self.record()}"
+            ) from exc
+        return handle.json_value()
+
+    def check_legal(self) -> None:
+        """The buttons on the page are exactly the engine's legal moves for the viewer."""
+        live = self.db.live_deal(self.table_id)
+        assert live.version == self.version()
+        seat = self.seat()
+        assert live.engine.to_act == seat
+        legal = live.engine.legal_actions()
+        assert sorted(self.card_buttons()) == sorted(
+            CODES[a.card] for a in legal if a.type == "play"
+        )
+        shown_bids = self.page.eval_on_selector_all(
+            "#controls button[data-action]",
+            "els => els.filter(e => ['pass', 'take', 'choose'].includes(e.dataset.action))"
+            ".map(e => e.dataset.action + ':' + (e.dataset.trump || ''))",
+        )
+        legal_bids = [
+            f"{a.type}:{TRUMP_CODES[a.trump] if a.trump is not None else ''}"
+            for a in legal
+            if a.type in BID_ACTIONS
+        ]
+        assert sorted(shown_bids) == sorted(legal_bids)
+        declarations = self.page.locator("#announce-menu button[data-action=declare]").count()
+        assert declarations == sum(a.type == "declare" for a in legal)
+
+    def act(self, bids: tuple[str, ...] = TAKE_FIRST) -> int:
+        """Make one move on the viewer's turn: the first bid button found matching
+        ``bids`` (attribute selectors), else the first playable card. Returns the
+        version the move was made on."""
+        version = self.version()
+        for selector in bids:
+            button = self.page.locator(f"#controls button{selector}")
+            if button.count():
+                button.first.click()
+                return version
+        cards = self.card_buttons()
+        assert cards, "my turn, but no bid and no playable card"
+        self.page.locator(f'#table-root button[data-card="{cards[0]}"]').click()
+        self.card_plays += 1
+        return version
+
+    def play(
+        self,
+        *,
+        card_plays: int | None = None,
+        last_version: int | None = None,
+        bids: tuple[str, ...] = TAKE_FIRST,
+        each_turn=None,
+    ) -> int | None:
+        """Play on every turn (checking the buttons against the engine first) until a
+        deal result shows or ``card_plays`` cards were played; returns the version of
+        the last move made."""
+        while card_plays is None or self.card_plays < card_plays:
+            if self.wait_turn(last_version) == "result":
+                break
+            self.check_legal()
+            if each_turn is not None:
+                each_turn(self)
+            last_version = self.act(bids)
+        return last_version

@@ -1,0 +1,121 @@
+"""Two Daphne processes sharing PostgreSQL and Redis: players connected to
+different processes see each other's moves.
+
+Only meaningful with the real services (CI runs the suite once with DATABASE_URL
+and REDIS_URL set): the in-memory channel layer cannot reach another process, and
+the servers must share the test's database. The test writes its users, sessions
+and table in the test database (committed: a transactional test) and points both
+servers at that very database.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from django.db import connection
+
+from games.services.tables import join_seat
+from tests.browser.servers import Server, launch_daphne, server_env, wait_until_serving
+from tests.live.conftest import live_of
+from tests.live.wsclient import session_cookie, version_of
+
+websockets_sync = pytest.importorskip("websockets.sync.client")
+
+
+def _real_services() -> bool:
+    database = os.environ.get("DATABASE_URL", "")
+    return database.startswith(("postgres://", "postgresql://")) and bool(
+        os.environ.get("REDIS_URL")
+    )
+
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not _real_services(),
+        reason="needs DATABASE_URL (PostgreSQL) and REDIS_URL: two processes share them",
+    ),
+]
+
+
+def _test_database_url() -> str:
+    """DATABASE_URL naming the database pytest-django created for this run."""
+    parts = urlsplit(os.environ["DATABASE_URL"])
+    return urlunsplit(parts._replace(path="/" + connection.settings_dict["NAME"]))
+
+
+@pytest.fixture
+def two_daphnes(transactional_db, tmp_path) -> Iterator[tuple[Server, Server]]:
+    env = server_env(DATABASE_URL=_test_database_url(), REDIS_URL=os.environ["REDIS_URL"])
+    servers = [launch_daphne(env, tmp_path / f"daphne-{n}.log") for n in (1, 2)]
+    try:
+        for server in servers:
+            wait_until_serving(server)
+        yield servers[0], servers[1]
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def _connect(server: Server, table_id: int, user):
+    return websockets_sync.connect(
+        f"{server.ws_url}/ws/table/{table_id}/",
+        origin=server.url,
+        additional_headers={"Cookie": session_cookie(user)},
+        open_timeout=10,
+    )
+
+
+def _table_frame(ws, at_least: int, timeout: float = 10) -> str:
+    """The first table frame at version ``at_least`` or later (skipping others)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        frame = ws.recv(timeout=max(0.1, deadline - time.monotonic()))
+        version = version_of(frame)
+        if 'id="table-root"' in frame and version is not None and version >= at_least:
+            return frame
+
+
+def _seat_of(frame: str) -> str:
+    return frame.split('data-seat="', 1)[1].split('"', 1)[0]
+
+
+def test_it_shows_each_player_the_others_move_across_two_processes(
+    two_daphnes, make_table, alice, bob
+) -> None:
+    daphne_1, daphne_2 = two_daphnes
+    table = make_table(alice, "open_blot")
+    join_seat(table.pk, bob, 1)
+    live = live_of(table)
+    version = live.table.version
+    # A is whoever bids first; both players pass, so each makes one move.
+    seat_a = live.engine.to_act
+    users = {0: alice, 1: bob}
+    a, b = users[seat_a], users[1 - seat_a]
+
+    with _connect(daphne_1, table.pk, a) as ws_a, _connect(daphne_2, table.pk, b) as ws_b:
+        frame_a, frame_b = _table_frame(ws_a, version), _table_frame(ws_b, version)
+        assert version_of(frame_a) == version_of(frame_b) == version
+        assert _seat_of(frame_a) == str(seat_a) and _seat_of(frame_b) == str(1 - seat_a)
+
+        # A moves over daphne 1; B hears of it from daphne 2 (through Redis).
+        ws_a.send(json.dumps({"type": "pass", "version": version}))
+        frame_b = _table_frame(ws_b, version + 1)
+        assert version_of(frame_b) == version + 1
+        assert f'data-to-act="{1 - seat_a}"' in frame_b
+        assert version_of(_table_frame(ws_a, version + 1)) == version + 1
+
+        # And the reverse: B moves over daphne 2; A hears of it from daphne 1.
+        ws_b.send(json.dumps({"type": "pass", "version": version + 1}))
+        frame_a = _table_frame(ws_a, version + 2)
+        assert version_of(frame_a) == version + 2
+        assert f'data-to-act="{seat_a}"' in frame_a
+        assert version_of(_table_frame(ws_b, version + 2)) == version + 2
+
+    stored = live_of(table).deal.actions
+    assert [(x["seat"], x["type"]) for x in stored] == [(seat_a, "pass"), (1 - seat_a, "pass")]
