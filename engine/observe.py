@@ -17,6 +17,7 @@ from engine.cards import CODES, TRUMP_CODES, Card, card_list
 from engine.deal import BIDDING, Deal
 from engine.open_blot import OpenBlotDeal
 from engine.result import TrickRecord
+from engine.rules import RuleSet
 
 #: An Open Blot stack as seen: its top face-up card (or None) and whether a
 #: face-down card lies in it.
@@ -34,6 +35,8 @@ class DeclarationView:
 @dataclass(frozen=True)
 class Observation:
     variant: str
+    #: The deal's rule settings: public, and what a bot must simulate with.
+    rules: RuleSet
     seat: int | None
     seats: int
     dealer: int
@@ -64,6 +67,7 @@ class Observation:
         """JSON-ready, with card and trump codes."""
         return {
             "variant": self.variant,
+            "rules": self.rules.overrides(),
             "seat": self.seat,
             "dealer": self.dealer,
             "phase": self.phase,
@@ -127,6 +131,7 @@ def observe(deal: Deal, seat: int | None) -> Observation:
     legal = tuple(deal.legal_actions()) if seat is not None and seat == deal.to_act else ()
     return Observation(
         variant=deal.variant,
+        rules=deal.rules,
         seat=seat,
         seats=deal.seats,
         dealer=deal.dealer,

@@ -29,7 +29,6 @@ from engine.deal import Deal, new_deal
 from engine.declarations import Declaration
 from engine.observe import Observation
 from engine.open_blot import OpenBlotDeal
-from engine.rules import RuleSet
 
 #: Simulated card plays (playout moves or search nodes) per second of budget.
 PLAYS_PER_SECOND = 200_000
@@ -53,14 +52,9 @@ def decide(obs: Observation, rng: random.Random, budget_s: float) -> Action:
     return _bid(obs, rng, budget_s)
 
 
-def _rules(obs: Observation) -> RuleSet:
-    # The observation carries no rule settings; the defaults are what bots assume.
-    return RuleSet.build(obs.variant)
-
-
 def _play(obs: Observation, rng: random.Random, budget_s: float) -> Action:
     table = read(obs)
-    sampler = Sampler(obs, table, _rules(obs))
+    sampler = Sampler(obs, table, obs.rules)
     plays = [a for a in obs.legal if a.type == PLAY]
     side = table.seat % 2
     favourite = normal.decide(obs)
@@ -98,7 +92,7 @@ def _best(actions: list[Action], totals: list[float], favourite: Action) -> Acti
 
 def _bid(obs: Observation, rng: random.Random, budget_s: float) -> Action:
     table = read(obs)
-    rules = _rules(obs)
+    rules = obs.rules
     sampler = Sampler(obs, table, rules)
     side = table.seat % 2
     favourite = normal.decide(obs)

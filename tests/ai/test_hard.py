@@ -5,6 +5,7 @@ from engine.ai import decide
 from engine.cards import CODES, card, mask_of
 from engine.observe import Observation
 from engine.result import TrickRecord
+from engine.rules import RuleSet
 
 
 def _open_blot_endgame() -> Observation:
@@ -26,7 +27,8 @@ def _open_blot_endgame() -> Observation:
     )
     empty = [(None, False)] * 6
     return Observation(
-        variant="open_blot", seat=0, seats=2, dealer=1, phase="play", bid_round=0,
+        variant="open_blot", rules=RuleSet.build("open_blot"), seat=0, seats=2, dealer=1,
+        phase="play", bid_round=0,
         to_act=0, trump=2, taker=0, proposed=None, hand=(), hand_sizes=(2, 2),
         stacks=(
             tuple([(card("KC"), False), (card("AS"), False), *empty]),
@@ -61,3 +63,15 @@ def test_hard_is_deterministic_for_a_seed() -> None:
     obs = observe(deal, 1)
     picks = {decide("hard", obs, random.Random(9), budget_s=0.02) for _ in range(3)}
     assert len(picks) == 1
+
+
+def test_bots_are_shown_the_tables_rule_settings() -> None:
+    """Hard simulates deals with ``obs.rules``: a table's capot or litige setting."""
+    from engine.deal import new_deal
+    from engine.observe import observe
+    from engine.shuffle import shuffled_deck
+
+    rules = RuleSet.build("belote", {"capot_points": 400, "litige": "split"})
+    obs = observe(new_deal(rules, 0, shuffled_deck(random.Random(3))), 1)
+    assert obs.rules == rules
+    assert obs.to_dict()["rules"] == {"capot_points": 400, "litige": "split"}
