@@ -198,4 +198,4 @@ if BLOT_CONDUCTOR not in ("inprocess", "external"):
 #: How long a finished deal's result stays on screen before the next deal's first move.
 BLOT_NEXT_DEAL_PAUSE_MS = env_int("BLOT_NEXT_DEAL_PAUSE_MS", 2500)
 #: Thinking time of a Hard bot at a live table (issue 4: at most 0.5 s).
-BLOT_BOT_BUDGET_S = env_int("BLOT_BOT_BUDGET_MS", 400) / 1000
+BLOT_BOT_BUDGET_S = env_int("BLOT_BOT_BUDGET_MS", 200) / 1000
