@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -18,6 +19,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from games.live import conductor, notify, presence, render
 from games.live.access import viewer_seat
 from games.live.play import Refused, action_from_client, parse_client_message, submit
+
+log = logging.getLogger(__name__)
 
 #: Close codes: the table does not exist for this viewer.
 CLOSE_NOT_FOUND = 4404
@@ -75,6 +78,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         except Refused as exc:
             await self.send(text_data=render.error_fragment(exc.message))
             await self.send_table()  # whatever the client showed, show it the truth
+        except Exception:
+            # The move's transaction rolled back; keep the connection and say so.
+            log.exception("table %s: a move failed", self.table_id)
+            await self.send(text_data=render.error_fragment(render.MOVE_FAILED))
+            await self.send_table()
 
     async def table_changed(self, event: dict) -> None:
         await self.send_table()

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.template.loader import render_to_string
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -24,6 +25,9 @@ from games.models import Deal, Match, Table
 from games.templatetags.blot import kind_label
 
 SPECTATORS_CANNOT_PLAY = gettext_lazy("Spectators cannot play.")
+MOVE_FAILED = gettext_lazy(
+    "The server could not take that move; the table is unchanged. Try again."
+)
 
 SUIT_SYMBOLS = "♣♦♥♠"
 RANK_LABELS = ("7", "8", "9", "10", "J", "Q", "K", "A")
@@ -289,5 +293,5 @@ def live_socket_url(table: Table, token: str | None) -> str:
     return f"{url}?{urlencode({'invite': token})}" if token else url
 
 
-def error_fragment(message: str) -> str:
+def error_fragment(message: str | Promise) -> str:
     return render_to_string("live/error.html", {"message": message})

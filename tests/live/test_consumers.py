@@ -119,3 +119,16 @@ async def test_it_records_presence_and_spectators(duel) -> None:
     table = await Table.objects.aget(pk=duel.pk)
     assert table.spectator_count == 0
     assert await Presence.objects.filter(table_id=duel.pk, closed_at__isnull=False).acount() == 1
+
+
+async def test_it_keeps_the_connection_when_a_move_fails_unexpectedly(duel, alice, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr("games.live.consumers.submit", broken)
+    ws, _ = await connect(duel.pk, alice)
+    await receive_table(ws)
+    await send_move(ws, type="pass", version=duel.version)
+    assert "could not take that move" in await ws.receive_from(timeout=5)
+    assert version_of(await receive_table(ws)) == duel.version
+    await ws.disconnect()
