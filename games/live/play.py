@@ -100,13 +100,6 @@ def action_from_client(data: dict[str, Any], seat: int) -> tuple[Action, int]:
         raise Refused(_("That move is malformed.")) from None
 
 
-def seat_of(table: Table, user: Any) -> int | None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    seat = Seat.objects.filter(table=table, user=user).values_list("index", flat=True).first()
-    return seat
-
-
 def submit(table_id: int, action: Action, version: int, *, by_server: bool = False) -> int:
     """Apply ``action`` to the table's current deal if ``version`` is current.
 
@@ -123,10 +116,9 @@ def submit(table_id: int, action: Action, version: int, *, by_server: bool = Fal
         live = current(table)
         if live is None:
             raise Refused(_("No deal is being played at this table."))
-        if not by_server:
-            seat = Seat.objects.get(table=table, index=action.seat)
-            if seat.bot_level is not None:
-                raise Refused(_("A bot plays that seat."))
+        bots_seat = Seat.objects.filter(table=table, index=action.seat, bot_level__isnull=False)
+        if not by_server and bots_seat.exists():
+            raise Refused(_("A bot plays that seat."))
         try:
             events = live.engine.apply(action)
         except IllegalAction as exc:
