@@ -18,20 +18,27 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from engine.cards import CODES, PLAIN_STRENGTH, STRENGTH, Card, mask_of
+from engine.cards import (
+    CODES,
+    NO_TRUMP,
+    PLAIN_STRENGTH,
+    STRENGTH,
+    SUITS,
+    TRUMP_CODES,
+    Card,
+    mask_of,
+)
 from engine.declarations import Declaration
 from engine.observe import Observation, observe
 from games.models import Deal, Match, Table
-from games.templatetags.blot import kind_label
+from games.templatetags.blot import SUIT_SYMBOLS, kind_label, trump_label
 
 SPECTATORS_CANNOT_PLAY = gettext_lazy("Spectators cannot play.")
 MOVE_FAILED = gettext_lazy(
     "The server could not take that move; the table is unchanged. Try again."
 )
 
-SUIT_SYMBOLS = "♣♦♥♠"
 RANK_LABELS = ("7", "8", "9", "10", "J", "Q", "K", "A")
-TRUMP_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": "NT"}
 #: Hand order: alternate colours (♠ ♥ ♣ ♦), strongest first within a suit.
 HAND_SUIT_ORDER = (3, 2, 0, 1)
 
@@ -42,7 +49,7 @@ def card_view(card: Card, play_version: int | None = None) -> dict[str, Any]:
     view: dict[str, Any] = {
         "code": CODES[card],
         "rank": RANK_LABELS[card & 7],
-        "suit": SUIT_SYMBOLS[suit],
+        "suit": SUIT_SYMBOLS[SUITS[suit]],
         "red": suit in (1, 2),
         "playable": play_version is not None,
     }
@@ -78,10 +85,9 @@ def _bid_label(action: Any) -> str:
         return _("Pass")
     if action.type == "take":
         return _("Take")
-    code = "NT" if action.trump == 4 else "CDHS"[action.trump]
-    if code == "NT":
+    if action.trump == NO_TRUMP:
         return _("No trump")
-    return _("Choose %(suit)s") % {"suit": TRUMP_SYMBOLS[code]}
+    return _("Choose %(suit)s") % {"suit": trump_label(TRUMP_CODES[action.trump])}
 
 
 def table_context(table: Table, seat: int | None) -> dict[str, Any]:
@@ -165,9 +171,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
             for c in sorted(obs.hand, key=_hand_key(obs.trump))
         ],
         proposed=None if obs.proposed is None else card_view(obs.proposed),
-        trump=None
-        if obs.trump is None
-        else TRUMP_SYMBOLS["CDHS"[obs.trump] if obs.trump < 4 else "NT"],
+        trump=None if obs.trump is None else trump_label(TRUMP_CODES[obs.trump]),
         trump_red=obs.trump in (1, 2),
         trick=[
             {"seat": s, "name": names.get(s), "position": (s - base) % n, "card": card_view(c)}
@@ -257,7 +261,7 @@ def _result_view(deal: Deal, names: dict[int, str]) -> dict[str, Any] | None:
     return {
         "number": deal.number,
         "void": result["void"],
-        "trump": TRUMP_SYMBOLS.get(result.get("trump") or "", ""),
+        "trump": trump_label(result.get("trump")),
         "taker": names.get(result["taker"]) if result.get("taker") is not None else None,
         "outcome": outcome_labels.get(result.get("outcome") or "", ""),
         "card_points": result.get("card_points"),
