@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -125,9 +126,17 @@ def run_due(now: datetime | None = None) -> int:
     return moves
 
 
+_last_cleanup = 0.0
+CLEANUP_EVERY_S = 600
+
+
 def _run_due_closing() -> int:
+    global _last_cleanup
     close_old_connections()
     try:
+        if time.monotonic() - _last_cleanup > CLEANUP_EVERY_S:
+            _last_cleanup = time.monotonic()
+            presence.forget_old()  # connection rows closed long ago
         return run_due()
     finally:
         close_old_connections()

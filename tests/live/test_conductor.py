@@ -169,3 +169,15 @@ async def test_it_plays_bot_turns_from_its_background_task(make_table, alice) ->
         assert moves >= 5
     finally:
         task.cancel()
+
+
+def test_it_forgets_connections_closed_long_ago(make_table, alice) -> None:
+    table = make_table(alice, "open_blot", others=["easy"])
+    presence.opened(table.pk, "old", None, None)
+    presence.opened(table.pk, "new", None, None)
+    presence.closed(table.pk, "old")
+    Presence.objects.filter(channel_name="old").update(
+        closed_at=timezone.now() - timedelta(days=2)
+    )
+    assert presence.forget_old() == 1
+    assert list(Presence.objects.values_list("channel_name", flat=True)) == ["new"]
