@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench install
+.PHONY: run worker test lint bench install
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,3 +34,7 @@ run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/daphne -b $(HOST) -p $(PORT) blotsite.asgi:application
+
+# With REDIS_URL set, bots and turn clocks run here, beside `make run`.
+worker: $(STAMP)
+	$(BIN)/python manage.py blotworker

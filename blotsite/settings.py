@@ -190,9 +190,11 @@ LOGGING = {
 }
 
 # --- Live tables (games/live). Bots and turn clocks are run by the "conductor":
-# in every Daphne process by default ("inprocess"; safe with several processes,
-# each move is version-checked), or only by `manage.py blotworker` ("external").
-BLOT_CONDUCTOR = env_str("BLOT_CONDUCTOR", "inprocess")
+# with the Redis layer, by `manage.py blotworker` processes ("external"), so bots
+# think outside the web processes; on the embedded default, inside the Daphne
+# process ("inprocess"). Either is safe with several processes: each move is
+# version-checked.
+BLOT_CONDUCTOR = env_str("BLOT_CONDUCTOR", "external" if _REDIS_URL else "inprocess")
 if BLOT_CONDUCTOR not in ("inprocess", "external"):
     raise ImproperlyConfigured("BLOT_CONDUCTOR must be 'inprocess' or 'external'")
 #: How long a finished deal's result stays on screen before the next deal's first move.

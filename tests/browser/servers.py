@@ -95,21 +95,10 @@ class Server:
                 self.proc.wait()
 
 
-def launch_daphne(env: Mapping[str, str], log_path: Path) -> Server:
-    """Start Daphne serving the site on a free port (without waiting for it)."""
-    port = free_port()
+def _spawn(argv: list[str], env: Mapping[str, str], log_path: Path) -> subprocess.Popen:
     with open(log_path, "ab") as log:
-        proc = subprocess.Popen(
-            [
-                PYTHON,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "blotsite.asgi:application",
-            ],
+        return subprocess.Popen(
+            argv,
             cwd=ROOT,
             env=dict(env),
             start_new_session=True,
@@ -117,7 +106,19 @@ def launch_daphne(env: Mapping[str, str], log_path: Path) -> Server:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-    return Server(proc, port, dict(env), log_path)
+
+
+def launch_daphne(env: Mapping[str, str], log_path: Path) -> Server:
+    """Start Daphne serving the site on a free port (without waiting for it)."""
+    port = free_port()
+    argv = [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "blotsite.asgi:application"]
+    return Server(_spawn(argv, env, log_path), port, dict(env), log_path)
+
+
+def launch_worker(env: Mapping[str, str], log_path: Path) -> Server:
+    """Start ``manage.py blotworker`` (it serves no port: ``port`` is 0)."""
+    argv = [PYTHON, "manage.py", "blotworker"]
+    return Server(_spawn(argv, env, log_path), 0, dict(env), log_path)
 
 
 def wait_until_serving(server: Server, timeout: float = 60) -> Server:

@@ -181,3 +181,11 @@ def test_it_forgets_connections_closed_long_ago(make_table, alice) -> None:
     )
     assert presence.forget_old() == 1
     assert list(Presence.objects.values_list("channel_name", flat=True)) == ["new"]
+
+
+def test_the_worker_command_refuses_the_in_memory_layer(settings) -> None:
+    from django.core.management import CommandError, call_command
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    with pytest.raises(CommandError, match="REDIS_URL"):
+        call_command("blotworker")

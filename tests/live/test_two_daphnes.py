@@ -20,7 +20,13 @@ import pytest
 from django.db import connection
 
 from games.services.tables import join_seat
-from tests.browser.servers import Server, launch_daphne, server_env, wait_until_serving
+from tests.browser.servers import (
+    Server,
+    launch_daphne,
+    launch_worker,
+    server_env,
+    wait_until_serving,
+)
 from tests.live.conftest import live_of
 from tests.live.wsclient import session_cookie, version_of
 
@@ -119,3 +125,39 @@ def test_it_shows_each_player_the_others_move_across_two_processes(
 
     stored = live_of(table).deal.actions
     assert [(x["seat"], x["type"]) for x in stored] == [(seat_a, "pass"), (1 - seat_a, "pass")]
+
+
+@pytest.fixture
+def daphne_and_worker(transactional_db, tmp_path) -> Iterator[Server]:
+    """Daphne leaving bots to a separate ``manage.py blotworker`` process (the
+    default with Redis), both on the test's PostgreSQL database and Redis."""
+    env = server_env(
+        DATABASE_URL=_test_database_url(),
+        REDIS_URL=os.environ["REDIS_URL"],
+        BLOT_NEXT_DEAL_PAUSE_MS="0",
+        BLOT_BOT_BUDGET_MS="50",
+    )
+    daphne = launch_daphne(env, tmp_path / "daphne.log")
+    worker = launch_worker(env, tmp_path / "worker.log")
+    try:
+        wait_until_serving(daphne)
+        yield daphne
+    finally:
+        worker.stop()
+        daphne.stop()
+
+
+def test_it_has_a_worker_process_play_the_bots(daphne_and_worker, make_table, alice) -> None:
+    table = make_table(alice, "open_blot", others=["easy"], bot_delay_ms=0)
+    live = live_of(table)
+    version = live.table.version
+    with _connect(daphne_and_worker, table.pk, alice) as ws:
+        _table_frame(ws, version)
+        if live.engine.to_act == 0:  # alice bids first: she passes, then it is the bot's turn
+            ws.send(json.dumps({"type": "pass", "version": version}))
+            version += 1
+        # Only the worker can make the bot's move; Daphne shows it to alice.
+        frame = _table_frame(ws, version + 1, timeout=30)
+    assert version_of(frame) > version
+    bot_moves = [a for a in live_of(table).deal.actions if a["seat"] == 1]
+    assert bot_moves

@@ -17,12 +17,13 @@ _PRINT = (
     "print(json.dumps({'engine': db['ENGINE'], 'name': str(db['NAME']),"
     " 'host': db.get('HOST', ''), 'layer': layer['BACKEND'],"
     " 'hosts': layer.get('CONFIG', {}).get('hosts'), 'debug': settings.DEBUG,"
-    " 'allowed': settings.ALLOWED_HOSTS, 'csrf': settings.CSRF_TRUSTED_ORIGINS}))"
+    " 'allowed': settings.ALLOWED_HOSTS, 'csrf': settings.CSRF_TRUSTED_ORIGINS,"
+    " 'conductor': settings.BLOT_CONDUCTOR}))"
 )
 
 _SETTINGS_VARS = (
     "DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS",
-    "CSRF_TRUSTED_ORIGINS", "CHANNEL_LAYER_BACKEND",
+    "CSRF_TRUSTED_ORIGINS", "CHANNEL_LAYER_BACKEND", "BLOT_CONDUCTOR",
 )
 
 
@@ -47,6 +48,7 @@ def test_it_runs_embedded_without_environment():
     assert s["name"] == str(ROOT / "db.sqlite3")
     assert s["layer"] == "channels.layers.InMemoryChannelLayer"
     assert s["debug"] is True
+    assert s["conductor"] == "inprocess"  # bots run inside the Daphne process
 
 
 def test_it_switches_to_postgresql_and_redis():
@@ -58,6 +60,7 @@ def test_it_switches_to_postgresql_and_redis():
     assert (s["host"], s["name"]) == ("db.example", "blot")
     assert s["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert s["hosts"] == ["redis://cache.example:6379/2"]
+    assert s["conductor"] == "external"  # bots run in `manage.py blotworker` processes
 
 
 def test_it_can_pick_the_core_redis_channel_layer():
