@@ -43,6 +43,18 @@ def _default_rule_sets(request) -> None:
     importlib.import_module("games.migrations.0002_default_rule_sets").create_defaults(apps, None)
 
 
+@pytest.fixture
+def duel(make_table, alice, bob) -> Table:  # noqa: F811 - fixtures, not redefinitions
+    """An Open Blot table between two people, match started."""
+    from games.services.tables import join_seat
+
+    table = make_table(alice, "open_blot")
+    join_seat(table.pk, bob, 1)
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    return table
+
+
 def later(seconds: float = 3600):
     return timezone.now() + timedelta(seconds=seconds)
 

@@ -6,19 +6,10 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from games.models import Presence, Table
-from games.services.tables import join_seat
 from tests.live.conftest import live_of
 from tests.live.wsclient import connect, receive_table, send_move, version_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest.fixture
-def duel(make_table, alice, bob) -> Table:
-    table = make_table(alice, "open_blot")
-    join_seat(table.pk, bob, 1)
-    table.refresh_from_db()
-    return table
 
 
 async def first_legal(table: Table):

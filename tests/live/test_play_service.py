@@ -18,18 +18,6 @@ from games.models import Deal, Table
 from tests.live.conftest import live_of
 
 
-@pytest.fixture
-def duel(make_table, alice, bob) -> Table:
-    """An Open Blot table between two people, match started."""
-    table = make_table(alice, "open_blot")
-    from games.services.tables import join_seat
-
-    join_seat(table.pk, bob, 1)
-    table.refresh_from_db()
-    assert table.status == Table.Status.PLAYING
-    return table
-
-
 def snapshot(table: Table) -> tuple:
     table.refresh_from_db()
     deal = table.current_match().deals.get(status=Deal.Status.PLAYING)

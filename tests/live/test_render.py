@@ -14,21 +14,11 @@ from engine.cards import CODES
 from engine.shuffle import shuffled_deck
 from games.live.play import submit
 from games.live.render import render_table
-from games.models import Table
-from games.services.tables import join_seat
 from tests.live.conftest import live_of
 
 pytestmark = pytest.mark.django_db
 
 BUTTON_CARDS = re.compile(r'<button[^>]*data-card="(..)"')
-
-
-@pytest.fixture
-def duel(make_table, alice, bob) -> Table:
-    table = make_table(alice, "open_blot")
-    join_seat(table.pk, bob, 1)
-    table.refresh_from_db()
-    return table
 
 
 def deck_with_a_declaration(dealer: int) -> list[int]:
