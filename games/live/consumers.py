@@ -51,6 +51,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
         self._heartbeat = asyncio.create_task(self._beat())
         await self.send_table()
+        await self._tell_watchers()
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "group"):
@@ -58,6 +59,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         self._heartbeat.cancel()
         await self.channel_layer.group_discard(self.group, self.channel_name)
         await database_sync_to_async(presence.closed)(self.table_id, self.channel_name)
+        await self._tell_watchers()
+
+    async def _tell_watchers(self) -> None:
+        """The spectator count changed: everyone's table shows it."""
+        if self.seat is None:
+            await self.channel_layer.group_send(self.group, {"type": "table.changed"})
 
     async def _beat(self) -> None:
         with contextlib.suppress(asyncio.CancelledError):

@@ -7,7 +7,7 @@ from asgiref.sync import sync_to_async
 
 from games.models import Presence, Table
 from tests.live.conftest import live_of
-from tests.live.wsclient import connect, receive_table, send_move, version_of
+from tests.live.wsclient import connect, receive_error, receive_table, send_move, version_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -40,7 +40,7 @@ async def test_it_applies_a_move_and_sends_every_viewer_the_new_version(duel, al
         **{k: v for k, v in action.to_dict().items() if k != "seat"},
     )
     for ws in (*players.values(), spectator):
-        assert version_of(await receive_table(ws)) == duel.version + 1
+        assert version_of(await receive_table(ws, at_least=duel.version + 1)) == duel.version + 1
         await ws.disconnect()
 
 
@@ -48,7 +48,7 @@ async def test_it_refuses_a_move_from_a_spectator(duel) -> None:
     ws, _ = await connect(duel.pk, None)
     await receive_table(ws)
     await send_move(ws, type="pass", version=duel.version)
-    error = await ws.receive_from(timeout=5)
+    error = await receive_error(ws)
     assert "Spectators cannot play" in error
     assert version_of(await receive_table(ws)) == duel.version
     await ws.disconnect()
@@ -60,7 +60,7 @@ async def test_it_refuses_a_move_out_of_turn_with_a_clear_message(duel, alice, b
     ws, _ = await connect(duel.pk, other)
     await receive_table(ws)
     await send_move(ws, type="pass", version=duel.version)
-    assert "not allowed" in await ws.receive_from(timeout=5)
+    assert "not allowed" in await receive_error(ws)
     await ws.disconnect()
     live = await sync_to_async(live_of)(duel)
     assert live.engine.history == []
@@ -73,7 +73,7 @@ async def test_it_answers_bad_messages_with_an_error_and_changes_nothing(duel, a
     ws, _ = await connect(duel.pk, alice)
     await receive_table(ws)
     await ws.send_to(text_data=text)
-    assert "table-error" in await ws.receive_from(timeout=5)
+    assert "table-error" in await receive_error(ws)
     assert version_of(await receive_table(ws)) == duel.version
     await ws.disconnect()
 
@@ -120,6 +120,17 @@ async def test_it_keeps_the_connection_when_a_move_fails_unexpectedly(duel, alic
     ws, _ = await connect(duel.pk, alice)
     await receive_table(ws)
     await send_move(ws, type="pass", version=duel.version)
-    assert "could not take that move" in await ws.receive_from(timeout=5)
+    assert "could not take that move" in await receive_error(ws)
     assert version_of(await receive_table(ws)) == duel.version
     await ws.disconnect()
+
+
+async def test_it_shows_everyone_how_many_are_watching(duel, alice) -> None:
+    player, _ = await connect(duel.pk, alice)
+    assert "0 watching" in await receive_table(player)
+    spectator, _ = await connect(duel.pk, None)
+    await receive_table(spectator)
+    assert "1 watching" in await receive_table(player)
+    await spectator.disconnect()
+    assert "0 watching" in await receive_table(player)
+    await player.disconnect()

@@ -93,7 +93,9 @@ async def test_it_never_sends_a_hidden_card_to_a_seat_or_a_spectator(
         if "cards" in move:
             move["cards"] = " ".join(move["cards"])
         await send_move(viewers[seat], version=version, **move)
-        frames = {viewer: await receive_table(ws) for viewer, ws in viewers.items()}
+        frames = {
+            viewer: await receive_table(ws, at_least=version + 1) for viewer, ws in viewers.items()
+        }
         # Only these moves change the table, so the state now is what was drawn.
         engine = await sync_to_async(state_now)(table.pk)
         for viewer, frame in frames.items():

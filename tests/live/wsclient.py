@@ -44,13 +44,25 @@ def version_of(frame: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-async def receive_table(communicator: WebsocketCommunicator, timeout: float = 5) -> str:
-    """The next frame that carries the table root (skipping error fragments)."""
+async def receive_table(
+    communicator: WebsocketCommunicator, timeout: float = 5, at_least: int = 0
+) -> str:
+    """The next frame that carries the table root at version ``at_least`` or later
+    (skipping error fragments, and re-sends of older versions such as the ones a
+    spectator's arrival causes)."""
     while True:
         frame = await communicator.receive_from(timeout=timeout)
-        if 'id="table-root"' in frame:
+        if 'id="table-root"' in frame and (version_of(frame) or 0) >= at_least:
             return frame
 
 
 async def send_move(communicator: WebsocketCommunicator, **data) -> None:
     await communicator.send_to(text_data=json.dumps(data))
+
+
+async def receive_error(communicator: WebsocketCommunicator, timeout: float = 5) -> str:
+    """The next refusal message (skipping table frames)."""
+    while True:
+        frame = await communicator.receive_from(timeout=timeout)
+        if 'id="table-error"' in frame and 'id="table-root"' not in frame:
+            return frame
