@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.actions import CHOOSE, CHOOSE_ACTIONS, PASS_ACTIONS, TAKE, TAKE_ACTIONS, Action
-from engine.cards import CODES, RK, RQ, SUIT_MASKS, TRUMP_CODES, Card, Mask
+from engine.cards import CODES, RK, RQ, TRUMP_CODES, Card, Mask
 from engine.deal import OVER, PLAYING, Deal
 from engine.events import Event
 from engine.layout import BELOTE_PROPOSED_INDEX, belote_completion, belote_first_deal
@@ -99,11 +99,5 @@ class BeloteDeal(Deal):
             belote_side=None if self.belote_seat is None else self.belote_seat % 2,
         )
 
-    def hand_mask(self, seat: int) -> Mask:
-        return self.hands[seat]
 
-    def suit_count(self, seat: int, suit: int) -> int:
-        return (self.hands[seat] & SUIT_MASKS[suit]).bit_count()
-
-
-__all__ = ["PLAYING", "BeloteDeal"]
+__all__ = ["BeloteDeal"]

@@ -95,11 +95,6 @@ def card_list(m: Mask) -> list[Card]:
     return list(cards_in(m))
 
 
-def sort_key(c: Card) -> int:
-    """Canonical order: suits C D H S, ranks 7 8 9 T J Q K A (deal records)."""
-    return c
-
-
 def points_table(trump: int | None) -> tuple[int, ...]:
     """Card points of each card for a deal with this trump (``NO_TRUMP`` or a suit)."""
     return POINTS[NO_TRUMP if trump is None else trump]

@@ -95,9 +95,6 @@ class Deal:
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def side_of(self, seat: int) -> int:
-        return seat % 2
-
     def legal_play_mask(self) -> Mask:
         """The cards the seat to act may play now (0 outside the play phase)."""
         if self.phase != PLAYING:
@@ -131,7 +128,8 @@ class Deal:
             raise IllegalAction(f"illegal action {action}", f"it is seat {self.to_act}'s turn")
         events: list[Event] = []
         if action.type == PLAY and self.phase == PLAYING:
-            if action.card is None or not self.legal_play_mask() >> action.card & 1:
+            card = action.card
+            if card is None or not 0 <= card < 32 or not self.legal_play_mask() >> card & 1:
                 raise IllegalAction(f"illegal action {action}", "that card may not be played now")
             self.history.append(action)
             self._play(action.seat, action.card, events)

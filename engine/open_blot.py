@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.actions import CHOOSE, CHOOSE_ACTIONS, DECLARE, PASS_ACTIONS, Action, declare
-from engine.cards import CODES, NO_TRUMP, RK, RQ, TRUMP_CODES, Card, Mask
-from engine.deal import BIDDING, OVER, PLAYING, Deal
+from engine.cards import CODES, NO_TRUMP, RK, RQ, TRUMP_CODES, Card, Mask, card_list
+from engine.deal import OVER, PLAYING, Deal
 from engine.declarations import Declaration, available, grow
 from engine.events import Event
 from engine.layout import OPEN_BLOT_SECOND_BATCH, open_blot_layout
@@ -100,7 +100,7 @@ class OpenBlotDeal(Deal):
             return []
         seat = self.to_act
         assert seat is not None
-        return [declare(seat, _cards(m)) for m in self.available_declarations(seat)]
+        return [declare(seat, card_list(m)) for m in self.available_declarations(seat)]
 
     def _apply_extra(self, action: Action, events: list[Event]) -> None:
         assert action.type == DECLARE and action.cards is not None
@@ -184,13 +184,4 @@ class OpenBlotDeal(Deal):
         )
 
 
-def _cards(m: Mask) -> list[Card]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
-
-
-__all__ = ["BIDDING", "OpenBlotDeal"]
+__all__ = ["OpenBlotDeal"]
