@@ -144,3 +144,17 @@ def test_it_refuses_an_unknown_language(alice_client, alice):
     )
     assert response.status_code == 200
     assert response.context["form"].errors["language"]
+
+
+def test_it_serves_a_signed_in_player_in_their_saved_language(alice, settings):
+    from django.test import Client
+
+    settings.LANGUAGES = [("en", "English"), ("fr", "French")]
+    alice.player.language = "fr"
+    alice.player.save()
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(alice)
+    response = client.get(reverse("lobby"))
+    assert response["Content-Language"] == "fr"
+    anonymous = Client(HTTP_ACCEPT_LANGUAGE="en").get(reverse("lobby"))
+    assert anonymous["Content-Language"] == "en"
