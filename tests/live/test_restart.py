@@ -93,8 +93,10 @@ def test_it_resumes_a_pending_bot_turn_after_the_server_is_killed(tmp_path: Path
         with connect(server, ids["table"], ids["session"]) as ws:
             # Play until one of my moves hands the turn to the bot, whose move is
             # then pending for the table's bot pause (1.5 s): kill the server then.
+            frame = frames_until(ws, lambda f: True)
             for _ in range(20):
-                frame = frames_until(ws, my_turn)
+                if not my_turn(frame):  # (after winning a trick it is my turn again)
+                    frame = frames_until(ws, my_turn)
                 move = first_move(frame)
                 ws.send(json.dumps(move))
                 frame = frames_until(ws, lambda f, v=move["version"]: (version_of(f) or 0) > v)
