@@ -128,7 +128,9 @@ if _REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": CHANNEL_LAYER_BACKENDS[_layer],
-            "CONFIG": {"hosts": [_REDIS_URL]},
+            # A prefix of its own lets several checkouts share one Redis without
+            # hearing each other's table groups (pub/sub ignores database numbers).
+            "CONFIG": {"hosts": [_REDIS_URL], "prefix": env_str("CHANNEL_LAYER_PREFIX", "asgi")},
         }
     }
 else:
