@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run worker test lint bench install
+.PHONY: run worker test lint bench install messages compilemessages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,3 +38,19 @@ run: $(STAMP)
 # With REDIS_URL set, bots and turn clocks run here, beside `make run`.
 worker: $(STAMP)
 	$(BIN)/python manage.py blotworker
+
+# Translations (README "Languages"). `make messages` finds every marked string in
+# the code and templates, adds the new ones to each catalogue (untranslated; changed
+# ones marked fuzzy) and compiles the shipped .mo files. Finding strings needs GNU
+# xgettext (Debian's `gettext` package) on the developer's machine only: running
+# and testing the site use the compiled files in the repository.
+LOCALES := fr ru hy ka
+messages: $(STAMP)
+	$(BIN)/python manage.py makemessages $(addprefix --locale ,$(LOCALES)) \
+		--no-obsolete --add-location file \
+		--ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'tests/*'
+	$(BIN)/python scripts/compilemessages.py
+
+# Only compile (pure Python, after editing translations by hand).
+compilemessages: $(STAMP)
+	$(BIN)/python scripts/compilemessages.py

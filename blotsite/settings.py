@@ -12,7 +12,6 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
-from django.utils.translation import gettext_lazy as _
 
 from blotsite.env import env_bool, env_int, env_list, env_str
 
@@ -147,11 +146,25 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
 
-# --- Internationalisation: every user-facing string is marked; English for now.
+# --- Internationalisation (README "Languages"). Each language is named in its own
+# language, so a reader finds theirs whatever the page is in. LocaleMiddleware
+# picks the visitor's language (the set_language cookie, then Accept-Language);
+# games.middleware then serves a signed-in player in their profile's language.
+# URLs are the same in every language (no i18n_patterns). The catalogues in
+# locale/ are compiled and shipped (`make messages` updates both).
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English"))]
+LANGUAGES = [
+    ("en", "English"),
+    ("fr", "Français"),
+    ("ru", "Русский"),
+    ("hy", "Հայերեն"),
+    ("ka", "ქართული"),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
+# The language cookie outlives the session: a visitor keeps their choice.
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 USE_TZ = True
 TIME_ZONE = "UTC"
 
@@ -176,6 +189,7 @@ WHITENOISE_USE_FINDERS = DEBUG
 if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)

@@ -3,10 +3,14 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.views import accounts, lobby, matches, tables
+from games.views import accounts, help, language, lobby, matches, tables
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
+    # The header's language switcher (a POST form; URLs do not change with language).
+    path("language/", language.set_language, name="set_language"),
+    # How to play, one page per variant, in the reader's language.
+    path("rules/<slug:variant>/", help.how_to_play, name="how_to_play"),
     # Accounts (Django's auth views with our templates).
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

@@ -11,12 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from engine.errors import RuleSetError
 from engine.rules import SETTINGS, VARIANTS, RuleSet, Setting
-from games.models import RuleSetConfig
+from games import i18n
+from games.models import RuleSetConfig, Variant
 
 
 def field_name(variant: str, setting: Setting) -> str:
@@ -24,21 +26,19 @@ def field_name(variant: str, setting: Setting) -> str:
 
 
 def _field_for(setting: Setting) -> forms.Field:
+    # Labels, help and choices come translated from games.i18n (the engine's own
+    # texts are English); lazily, so each admin page shows its reader's language.
     help_text = format_lazy(
-        "{}. {}",
-        setting.help,
-        format_lazy(
-            _("Allowed: {allowed}; default: {default}."),
-            allowed=setting.allowed,
-            default=setting.default,
-        ),
+        "{} {}", i18n.setting_help(setting), lazy(i18n.allowed_text, str)(setting)
     )
-    label = setting.name.replace("_", " ").capitalize()
+    label = i18n.setting_label(setting)
     if isinstance(setting.default, bool):
         return forms.BooleanField(label=label, required=False, help_text=help_text)
     if setting.choices is not None:
         return forms.ChoiceField(
-            label=label, choices=[(c, c) for c in setting.choices], help_text=help_text
+            label=label,
+            choices=[(c, i18n.choice_label(c)) for c in setting.choices],
+            help_text=help_text,
         )
     # No min/max here on purpose: the engine decides, and says why.
     return forms.IntegerField(label=label, help_text=help_text)
@@ -68,7 +68,7 @@ class RuleSetAdminForm(forms.ModelForm):
             sets.append(
                 (
                     str(_("Settings for %(variant)s (used when that variant is selected)"))
-                    % {"variant": variant},
+                    % {"variant": Variant(variant).label},
                     {"fields": [field_name(variant, s) for s in SETTINGS[variant]]},
                 )
             )
@@ -91,9 +91,10 @@ class RuleSetAdminForm(forms.ModelForm):
             rules = RuleSet.build(variant, overrides)
         except RuleSetError as exc:
             target = None
-            if exc.setting and any(s.name == exc.setting for s in SETTINGS[variant]):
-                target = f"{variant}__{exc.setting}"
-            self.add_error(target, str(exc))
+            setting = next((s for s in SETTINGS[variant] if s.name == exc.setting), None)
+            if setting is not None:
+                target = field_name(variant, setting)
+            self.add_error(target, i18n.rule_set_error_text(exc, setting))
             return cleaned
         self.instance.overrides = rules.overrides()
         return cleaned

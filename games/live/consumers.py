@@ -15,7 +15,9 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
 
+from games.i18n import scope_language
 from games.live import conductor, notify, presence, render
 from games.live.access import viewer_seat
 from games.live.play import Refused, action_from_client, parse_client_message, submit
@@ -42,6 +44,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.seat = seat
+        # Rendered in the viewer's language: there is no request, so no middleware.
+        self.language = await database_sync_to_async(scope_language)(self.scope)
         self.group = notify.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -73,6 +77,10 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await database_sync_to_async(presence.seen)(self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        with translation.override(self.language):
+            await self._receive(text_data, bytes_data)
+
+    async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
         try:
             data = parse_client_message(text_data if text_data is not None else bytes_data or b"")
             if data.get("type") == "refresh":
@@ -95,5 +103,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_table()
 
     async def send_table(self) -> None:
-        html = await database_sync_to_async(render.table_fragment)(self.table_id, self.seat)
+        # The override is context-local, so it reaches the thread that renders.
+        with translation.override(self.language):
+            html = await database_sync_to_async(render.table_fragment)(self.table_id, self.seat)
         await self.send(text_data=html)

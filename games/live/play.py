@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from engine.actions import Action
 from engine.deal import Deal as EngineDeal
 from engine.errors import IllegalAction
+from games.i18n import reason_text
 from games.live import notify
 from games.models import Deal, Match, Seat, Table
 from games.services.matches import finish_deal
@@ -123,7 +124,8 @@ def submit(table_id: int, action: Action, version: int, *, by_server: bool = Fal
             events = live.engine.apply(action)
         except IllegalAction as exc:
             raise Refused(
-                _("That move is not allowed now: %(reason)s.") % {"reason": exc.reason}
+                _("That move is not allowed now: %(reason)s.")
+                % {"reason": reason_text(exc.reason)}
             ) from None
         live.deal.actions.append(action.to_dict())
         live.deal.save(update_fields=["actions"])

@@ -1,8 +1,12 @@
-"""Display helpers for formats, trumps, markers and card codes."""
+"""Display helpers for formats, trumps, markers and card codes.
+
+Every word here goes through gettext: the names players use for the
+combinations and markers differ per language (README "Languages")."""
 
 from __future__ import annotations
 
 from django import template
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -64,6 +68,14 @@ def suit_color(value: str | None) -> str:
 @register.filter
 def marker_label(value: str) -> str:
     return str(MARKERS.get(value, value))
+
+
+@register.simple_tag
+def rules_url(variant: str) -> str:
+    """The How to play page of a variant (engine id: belote, open_blot)."""
+    from games.views.help import slug_of
+
+    return reverse("how_to_play", args=[slug_of(variant)])
 
 
 @register.inclusion_tag("games/_card.html")

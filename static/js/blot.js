@@ -11,3 +11,10 @@ document.addEventListener("click", (event) => {
     setTimeout(() => { button.textContent = label; }, 1200);
   });
 });
+
+// The header's language switcher submits as soon as a language is picked (without
+// this file, its <noscript> button does).
+document.addEventListener("change", (event) => {
+  const select = event.target.closest("select[data-autosubmit]");
+  if (select && select.form) select.form.submit();
+});

@@ -49,7 +49,7 @@ def test_it_refuses_an_out_of_range_value_as_a_form_error(admin_client_):
     )
     assert response.status_code == 200
     errors = response.context["adminform"].form.errors
-    assert "capot_points must be between 162 and 500" in errors["belote__capot_points"][0]
+    assert "Capot points must be between 162 and 500" in errors["belote__capot_points"][0]
     assert not RuleSetConfig.objects.filter(name="House rules").exists()
 
 

@@ -1,0 +1,35 @@
+"""How to play: one page per variant, written out in each language.
+
+The rules pages are whole texts, not strings: each language has its own template
+(``templates/help/<language>/<variant>.html``), written for players and checked
+against RULES.md. A language without its own page falls back to English.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import get_language
+
+from engine.rules import BELOTE, OPEN_BLOT
+
+#: URL slug → engine variant id.
+VARIANT_SLUGS = {"belote": BELOTE, "open-blot": OPEN_BLOT}
+
+
+def slug_of(variant: str) -> str:
+    return next(slug for slug, value in VARIANT_SLUGS.items() if value == variant)
+
+
+def how_to_play(request: HttpRequest, variant: str) -> HttpResponse:
+    engine_variant = VARIANT_SLUGS.get(variant)
+    if engine_variant is None:
+        raise Http404("no such variant")
+    language = get_language() or settings.LANGUAGE_CODE
+    templates = [
+        f"help/{language}/{engine_variant}.html",
+        f"help/{settings.LANGUAGE_CODE}/{engine_variant}.html",
+    ]
+    other = OPEN_BLOT if engine_variant == BELOTE else BELOTE
+    return render(request, templates, {"variant": engine_variant, "other": slug_of(other)})
