@@ -1,0 +1,148 @@
+"""Every main page and the live table, in every language, with no English left.
+
+To cover a new page, add a line to PAGES (a name, how to build its URL from the
+scenario, and who looks at it) or a state to LIVE_STATES.
+"""
+
+from __future__ import annotations
+
+import random
+from pprint import pformat
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from games.live.render import render_table
+from games.models import Deal, Match, Player, Table
+from games.services.matches import finish_deal
+from games.services.tables import join_seat
+from tests.i18n.catalogues import TRANSLATED
+from tests.i18n.walker import english_left, visible_texts
+from tests.site.conftest import play_match, play_out
+
+pytestmark = pytest.mark.django_db
+
+
+@dataclass
+class Scenario:
+    """One of everything a page can show."""
+
+    waiting: Table  # alice's Belote table, seats open: invite link, seat buttons
+    belote: Table  # alice and three bots, deal 2 in play, deal 1 scored
+    duel: Table  # Open Blot, alice against bob, deal 2 in play, deal 1 scored
+    finished: Match  # a whole Belote match, best of one deal
+
+
+def _advance(table: Table, plays: int) -> None:
+    """Bid until someone takes (never a void deal), then play ``plays`` cards."""
+    deal = table.matches.get().deals.get(status=Deal.Status.PLAYING)
+    engine = deal.rebuild()
+    while engine.phase == "bidding":
+        legal = engine.legal_actions()
+        engine.apply(next((a for a in legal if a.type != "pass"), legal[0]))
+    for _ in range(plays):
+        engine.apply(engine.legal_actions()[0])
+    deal.actions = [a.to_dict() for a in engine.history]
+    deal.save(update_fields=["actions"])
+
+
+def _second_deal(table: Table, plays: int) -> Table:
+    match = table.matches.get()
+    first = match.deals.get(number=1)
+    finish_deal(play_out(first, random.Random(7)))
+    _advance(table, plays)
+    table.refresh_from_db()
+    return table
+
+
+@pytest.fixture
+def scenario(make_table, alice, bob) -> Scenario:
+    waiting = make_table(alice, "belote")
+    belote = _second_deal(make_table(alice, "belote", others=["easy", "normal", "hard"]), 3)
+    duel_table = make_table(alice, "open_blot")
+    join_seat(duel_table.pk, bob, 1)
+    duel = _second_deal(duel_table, 1)
+    done = make_table(alice, "belote", fmt="best_of:1", others=["easy", "easy", "easy"])
+    finished = done.matches.get()
+    play_match(finished, seed=3)
+    finished.refresh_from_db()
+    return Scenario(waiting, belote, duel, finished)
+
+
+Url = Callable[[Scenario], str]
+# (name, url, signed in as alice?)
+PAGES: list[tuple[str, Url, bool]] = [
+    ("lobby", lambda s: reverse("lobby"), False),
+    ("lobby signed in", lambda s: reverse("lobby"), True),
+    ("sign up", lambda s: reverse("signup"), False),
+    ("log in", lambda s: reverse("login"), False),
+    ("profile", lambda s: reverse("profile", args=["alice"]), True),
+    ("profile edit", lambda s: reverse("profile_edit"), True),
+    ("password change", lambda s: reverse("password_change"), True),
+    ("create Belote table", lambda s: reverse("table_create") + "?variant=belote", True),
+    ("create Open Blot table", lambda s: reverse("table_create") + "?variant=open_blot", True),
+    ("table before the start", lambda s: s.waiting.get_absolute_url(), True),
+    ("table before the start, visitor", lambda s: s.waiting.get_absolute_url(), False),
+    ("Belote table in play", lambda s: s.belote.get_absolute_url(), True),
+    ("Open Blot table in play", lambda s: s.duel.get_absolute_url(), True),
+    ("match in play", lambda s: s.duel.matches.get().get_absolute_url(), True),
+    ("finished match", lambda s: s.finished.get_absolute_url(), True),
+    ("finished deal", lambda s: s.finished.deals.first().get_absolute_url(), True),
+    ("deal in play", lambda s: s.duel.matches.get().deals.last().get_absolute_url(), False),
+    ("how to play Belote", lambda s: reverse("how_to_play", args=["belote"]), False),
+    ("how to play Open Blot", lambda s: reverse("how_to_play", args=["open-blot"]), False),
+]
+
+# (name, table, seat: 0 a player, None a spectator)
+LIVE_STATES: list[tuple[str, Callable[[Scenario], Table], int | None]] = [
+    ("Belote, a player", lambda s: s.belote, 0),
+    ("Belote, a spectator", lambda s: s.belote, None),
+    ("Open Blot, a player", lambda s: s.duel, 0),
+    ("Open Blot, the other player", lambda s: s.duel, 1),
+    ("Open Blot, a spectator", lambda s: s.duel, None),
+]
+
+
+def _client(language: str, signed_in: bool, alice) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    if signed_in:
+        Player.objects.filter(user=alice).update(language=language)
+        client.force_login(alice)
+    return client
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_it_leaves_no_english_on_the_main_pages(language, scenario, alice) -> None:
+    left = {}
+    for name, url, signed_in in PAGES:
+        response = _client(language, signed_in, alice).get(url(scenario))
+        assert response.status_code == 200, name
+        assert response["Content-Language"] == language, name
+        found = english_left(response.content.decode(), language)
+        if found:
+            left[name] = found
+    assert not left, pformat(left)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_it_leaves_no_english_on_the_live_table(language, scenario) -> None:
+    left = {}
+    for name, table, seat in LIVE_STATES:
+        with translation.override(language):
+            html = render_table(table(scenario), seat)
+        found = english_left(html, language)
+        if found:
+            left[name] = found
+    assert not left, pformat(left)
+
+
+def test_it_finds_english_when_a_page_is_not_translated(scenario) -> None:
+    """The walker itself: the same pages in English are full of catalogue texts."""
+    with translation.override("en"):
+        html = render_table(scenario.belote, 0)
+    assert "Score table" in visible_texts(html)
+    assert "Score table" in english_left(html, "ru")
