@@ -48,26 +48,31 @@ def test_it_declares_the_language_and_its_plural_rule(language: str) -> None:
     assert po.metadata["Language"] == language
     assert po.metadata["Plural-Forms"] == PLURAL_FORMS[language]
     nplurals = int(PLURAL_FORMS[language].split(";")[0].split("=")[1])
-    assert all(
-        sorted(e.msgstr_plural) == list(range(nplurals)) for e in po if e.msgid_plural
-    )
+    assert all(sorted(e.msgstr_plural) == list(range(nplurals)) for e in po if e.msgid_plural)
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_it_marks_python_format_where_the_message_has_placeholders(language: str) -> None:
     # Django's makemessages flags %-messages as python-format; msgfmt then checks them.
     missing = [
-        e.msgid
-        for e in catalogue(language)
-        if "%(" in e.msgid and "python-format" not in e.flags
+        e.msgid for e in catalogue(language) if "%(" in e.msgid and "python-format" not in e.flags
     ]
     assert missing == []
 
 
 @pytest.mark.parametrize(
     ("n", "expected"),
-    [(1, "1 карта"), (2, "2 карты"), (4, "4 карты"), (5, "5 карт"), (11, "11 карт"),
-     (21, "21 карта"), (22, "22 карты"), (25, "25 карт"), (111, "111 карт")],
+    [
+        (1, "1 карта"),
+        (2, "2 карты"),
+        (4, "4 карты"),
+        (5, "5 карт"),
+        (11, "11 карт"),
+        (21, "21 карта"),
+        (22, "22 карты"),
+        (25, "25 карт"),
+        (111, "111 карт"),
+    ],
 )
 def test_it_uses_the_three_russian_plural_forms(n: int, expected: str) -> None:
     with translation.override("ru"):

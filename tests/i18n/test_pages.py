@@ -7,9 +7,9 @@ scenario, and who looks at it) or a state to LIVE_STATES.
 from __future__ import annotations
 
 import random
-from pprint import pformat
 from collections.abc import Callable
 from dataclasses import dataclass
+from pprint import pformat
 
 import pytest
 from django.test import Client

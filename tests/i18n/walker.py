@@ -22,14 +22,28 @@ from tests.i18n.catalogues import english_messages, same_in
 
 ATTRIBUTES = ("title", "aria-label", "placeholder", "alt")
 SKIPPED = {"script", "style", "pre", "code", "kbd"}
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-        "track", "wbr"}
+VOID = {
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "source",
+    "track",
+    "wbr",
+}
 
 #: Visible texts that are the same in every language: card ranks and suit symbols,
 #: proper names (the languages' own names, the site's players in the fixtures),
 #: numbers and symbols are not in this list because they are never msgids.
 ALLOWED = {"J", "Q", "K", "A", "D", "JSON", "SHA-256"} | {
-    name for _code, name in settings.LANGUAGES  # the switcher names each in its own language
+    name
+    for _code, name in settings.LANGUAGES  # the switcher names each in its own language
 }
 
 DJANGO_CATALOGUES = ("conf/locale", "contrib/auth/locale")
@@ -82,6 +96,4 @@ def _django_english(language: str) -> frozenset[str]:
 def english_left(html: str, language: str) -> list[str]:
     """Every visible text of ``html`` still equal to an English source text."""
     english = (english_messages() - same_in(language)) | _django_english(language)
-    return sorted(
-        {t for t in visible_texts(html) if t in english and t not in ALLOWED}
-    )
+    return sorted({t for t in visible_texts(html) if t in english and t not in ALLOWED})
