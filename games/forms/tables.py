@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from engine.match import MatchFormat
 from engine.rules import SEATS
@@ -34,9 +35,11 @@ class VariantForm(forms.Form):
 
 
 def format_label(fmt: MatchFormat) -> str:
+    # ngettext: the noun after the number takes its plural form in each language
+    # (Russian: "до 501 очка", "до 1000 очков").
     if fmt.kind == "first_to":
-        return _("First to %(n)s points") % {"n": fmt.n}
-    return _("Best of %(n)s deals") % {"n": fmt.n}
+        return ngettext("First to %(n)s point", "First to %(n)s points", fmt.n) % {"n": fmt.n}
+    return ngettext("Best of %(n)s deal", "Best of %(n)s deals", fmt.n) % {"n": fmt.n}
 
 
 class TableCreateForm(forms.Form):
