@@ -162,6 +162,8 @@ LANGUAGES = [
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
+# Dates and numbers follow the active language (Django's formats; ours for Armenian).
+FORMAT_MODULE_PATH = ["blotsite.formats"]
 # The language cookie outlives the session: a visitor keeps their choice.
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 LANGUAGE_COOKIE_SAMESITE = "Lax"

@@ -114,3 +114,9 @@ def test_it_localises_dates(alice) -> None:
     ]
     assert months_ru[month - 1] in russian.content.decode()
     assert months_ru[month - 1] not in english.content.decode()
+
+
+def test_it_writes_armenian_dates_day_first(alice) -> None:
+    created = Player.objects.get(user=alice).created_at
+    html = Client(HTTP_ACCEPT_LANGUAGE="hy").get(reverse("profile", args=["alice"]))
+    assert created.strftime("%d.%m.%Y") in html.content.decode()

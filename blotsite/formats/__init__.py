@@ -1,0 +1,1 @@
+"""Date and number formats for languages Django ships no formats for (Armenian)."""
