@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
@@ -24,6 +25,11 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        # The language the visitor was reading in (switcher cookie or browser)
+        # becomes their profile's, which serves them from now on.
+        language = translation.get_language()
+        if language in dict(settings.LANGUAGES):
+            Player.objects.filter(user=user).update(language=language)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Blot!"))
         return redirect("lobby")

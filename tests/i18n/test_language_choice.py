@@ -120,3 +120,20 @@ def test_it_writes_armenian_dates_day_first(alice) -> None:
     created = Player.objects.get(user=alice).created_at
     html = Client(HTTP_ACCEPT_LANGUAGE="hy").get(reverse("profile", args=["alice"]))
     assert created.strftime("%d.%m.%Y") in html.content.decode()
+
+
+def test_it_keeps_a_visitors_language_when_they_sign_up() -> None:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.post(reverse("set_language"), {"language": "ka", "next": "/"})
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "nino",
+            "password1": "a-long-enough-Passw0rd",
+            "password2": "a-long-enough-Passw0rd",
+            "display_name": "Nino",
+        },
+    )
+    assert response.status_code == 302
+    assert Player.objects.get(user__username="nino").language == "ka"
+    assert client.get(reverse("lobby"))["Content-Language"] == "ka"
