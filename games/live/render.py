@@ -103,7 +103,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     if match is None:
         return context
     participants = list(match.participants.all())
-    names = {p.index: p.name for p in participants}
+    names = {p.index: p.shown_name for p in participants}
     bots = {p.index for p in participants if p.bot_level}
     deals = list(match.deals.order_by("number"))
     open_deal = next((d for d in reversed(deals) if d.status == Deal.Status.PLAYING), None)

@@ -16,7 +16,7 @@ from engine.rules import RuleSet
 if TYPE_CHECKING:
     from engine.match import MatchFormat
 
-from games.models.choices import BotLevel, Variant
+from games.models.choices import BotLevel, Variant, bot_name
 from games.models.tables import Table
 
 
@@ -108,6 +108,12 @@ class Participant(models.Model):
     @property
     def side(self) -> int:
         return self.index % 2
+
+    @property
+    def shown_name(self) -> str:
+        """The name to show: a person's as stored, a bot's in the reader's language
+        (the stored one is in the language of whoever started the match)."""
+        return bot_name(self.index, self.bot_level) if self.bot_level else self.name
 
 
 class Deal(models.Model):

@@ -18,7 +18,8 @@ from engine.cards import code
 from engine.match import Match as EngineMatch
 from engine.match import MatchFormat
 from engine.shuffle import commit, shuffled_deck
-from games.models import BotLevel, Deal, Match, Participant, ScoreRow, Table
+from games.models import Deal, Match, Participant, ScoreRow, Table
+from games.models.choices import bot_name
 from games.services.errors import ServiceError
 
 
@@ -56,8 +57,7 @@ def _seat_name(user, bot_level: str | None, index: int) -> str:
     if user is not None:
         player = getattr(user, "player", None)
         return player.display_name if player else user.get_username()
-    # Numbered by seat, so three bots at one table can be told apart.
-    return _("Bot %(n)s (%(level)s)") % {"n": index + 1, "level": BotLevel(bot_level).label}
+    return bot_name(index, bot_level or "")
 
 
 def deal_new(match: Match, number: int, dealer: int) -> Deal:

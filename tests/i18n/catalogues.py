@@ -53,4 +53,8 @@ def english_messages() -> set[str]:
 def same_in(language: str) -> set[str]:
     """Messages whose translation is deliberately the English text itself
     (French "Belote", "Table %(id)s"): seeing them is not a missing translation."""
-    return {e.msgid for e in catalogue(language) if e.msgstr == e.msgid}
+    same: set[str] = set()
+    for entry in catalogue(language):
+        translations = {entry.msgstr, *entry.msgstr_plural.values()}
+        same |= {text for text in (entry.msgid, entry.msgid_plural) if text in translations}
+    return same
