@@ -37,6 +37,28 @@ KINDS = {
 }
 
 
+#: Short help at the table, for tooltips (title attributes): {% table_tip "announce" %}.
+TABLE_TIPS = {
+    "announce": gettext_lazy(
+        "Announce your combinations now: only in the first trick, before you play your "
+        "card. One that is not announced does not count."
+    ),
+    "stacks": gettext_lazy(
+        "Each stack is a face-down card under a face-up one. When the face-up card is "
+        "played, the card under it is turned up."
+    ),
+    "proposed": gettext_lazy(
+        "The proposed card: whoever takes it gets it, and its suit becomes trump."
+    ),
+}
+
+
+@register.simple_tag
+def table_tip(name: str) -> str:
+    """A table tooltip in the reader's language (an unknown name is a bug: KeyError)."""
+    return str(TABLE_TIPS[name])
+
+
 @register.filter
 def kind_label(value: str) -> str:
     """An Open Blot combination's name (engine kinds: terz, fifty, hundred, four)."""

@@ -95,3 +95,13 @@ def test_it_names_the_markers_in_the_readers_language() -> None:
         assert marker_label("blot") == "բլոտ"
     with translation.override("ru"):
         assert marker_label("capot") == "капот"
+
+
+@pytest.mark.parametrize("language", ["fr", "ru", "hy", "ka"])
+def test_it_has_the_table_tips_in_each_language(language: str) -> None:
+    from games.templatetags.blot import TABLE_TIPS, table_tip
+
+    with translation.override("en"):
+        english = {name: table_tip(name) for name in TABLE_TIPS}
+    with translation.override(language):
+        assert all(table_tip(name) not in ("", english[name]) for name in TABLE_TIPS)
