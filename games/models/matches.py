@@ -42,9 +42,16 @@ class Match(models.Model):
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches")
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="matches", verbose_name=_("table")
+    )
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.SET_NULL, null=True, blank=True, related_name="matches"
+        Tournament,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="matches",
+        verbose_name=_("tournament"),
     )
     variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
     rules = models.JSONField(_("rules"), default=dict, blank=True)
@@ -82,7 +89,9 @@ class Participant(models.Model):
     """Who sat in seat ``index`` when the match started (history stays true even
     if the table's seats change later)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="participants")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="participants", verbose_name=_("match")
+    )
     index = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -90,6 +99,7 @@ class Participant(models.Model):
         null=True,
         blank=True,
         related_name="participations",
+        verbose_name=_("user"),
     )
     bot_level = models.CharField(
         _("bot level"), max_length=10, choices=BotLevel.choices, null=True, blank=True
@@ -98,6 +108,8 @@ class Participant(models.Model):
 
     class Meta:
         ordering = ["match", "index"]
+        verbose_name = _("participant")
+        verbose_name_plural = _("participants")
         constraints = [
             models.UniqueConstraint(fields=["match", "index"], name="participant_unique_index")
         ]
@@ -126,7 +138,9 @@ class Deal(models.Model):
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="deals", verbose_name=_("match")
+    )
     number = models.PositiveIntegerField(_("number"))
     dealer = models.PositiveSmallIntegerField(_("dealer"))
     deck = models.JSONField(_("deck"))
@@ -186,9 +200,16 @@ class ScoreRow(models.Model):
     """One row of a match's score table (RULES.md §4), written when a deal ends.
     It can always be recomputed by folding the deals through ``engine.match``."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="score_rows")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="score_rows", verbose_name=_("match")
+    )
     deal = models.OneToOneField(
-        Deal, on_delete=models.CASCADE, null=True, blank=True, related_name="score_row"
+        Deal,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="score_row",
+        verbose_name=_("deal"),
     )
     number = models.PositiveIntegerField(_("deal"))
     dealer = models.PositiveSmallIntegerField(_("dealer"))

@@ -21,7 +21,10 @@ class Player(models.Model):
     the player sat in (``Participant`` rows), so they can never drift."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="player",
+        verbose_name=_("user"),
     )
     display_name = models.CharField(_("display name"), max_length=40)
     language = models.CharField(

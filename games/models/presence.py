@@ -12,10 +12,16 @@ from games.models.tables import Table
 class Presence(models.Model):
     """A viewer's connection: a seat's player (``seat_index``) or a spectator (None)."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="presences", verbose_name=_("table")
+    )
     channel_name = models.CharField(_("channel"), max_length=200, unique=True)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        verbose_name=_("user"),
     )
     seat_index = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
     connected_at = models.DateTimeField(_("connected"))

@@ -121,7 +121,9 @@ class Table(models.Model):
 class Seat(models.Model):
     """Seat ``index`` of a table: open (neither set), a user, or a bot."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
     index = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -105,3 +105,21 @@ def test_it_has_the_table_tips_in_each_language(language: str) -> None:
         english = {name: table_tip(name) for name in TABLE_TIPS}
     with translation.override(language):
         assert all(table_tip(name) not in ("", english[name]) for name in TABLE_TIPS)
+
+
+def test_it_gives_the_admin_a_translatable_name_for_every_model_and_field() -> None:
+    from django.apps import apps
+    from django.utils.functional import Promise
+
+    untranslatable = []
+    for model in apps.get_app_config("games").get_models():
+        names = [("model", model._meta.verbose_name), ("plural", model._meta.verbose_name_plural)]
+        names += [
+            (field.name, field.verbose_name)
+            for field in model._meta.get_fields()
+            if field.concrete and not getattr(field, "primary_key", False)
+        ]
+        untranslatable += [(model.__name__, n) for n, v in names if not isinstance(v, Promise)]
+    assert untranslatable == []
+    with translation.override("ru"):
+        assert str(apps.get_model("games", "Participant")._meta.verbose_name) == "участник"
