@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from games.forms import ProfileForm, SignupForm
 from games.models import Match, Player
+from games.models.players import default_display_name
 
 
 @require_http_methods(["GET", "POST"])
@@ -33,7 +34,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     user = get_object_or_404(get_user_model(), username=username)
     player, _created = Player.objects.get_or_create(
-        user=user, defaults={"display_name": user.get_username()[:40]}
+        user=user, defaults={"display_name": default_display_name(user.get_username(), user.pk)}
     )
     matches = Match.objects.filter(participants__user=user).select_related("table")
     own = request.user.is_authenticated and request.user.pk == user.pk
@@ -52,7 +53,10 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def profile_edit(request: HttpRequest) -> HttpResponse:
     player, _created = Player.objects.get_or_create(
-        user=request.user, defaults={"display_name": request.user.get_username()[:40]}
+        user=request.user,
+        defaults={
+            "display_name": default_display_name(request.user.get_username(), request.user.pk)
+        },
     )
     form = ProfileForm(request.POST or None, instance=player)
     if request.method == "POST" and form.is_valid():
