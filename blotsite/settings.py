@@ -179,6 +179,10 @@ BLOT_SIGNUPS_PER_ADDRESS_HOURLY = env_int("BLOT_SIGNUPS_PER_ADDRESS_HOURLY", 5)
 #: Tables created per user, and per address, per hour.
 BLOT_TABLES_PER_USER_HOURLY = env_int("BLOT_TABLES_PER_USER_HOURLY", 20)
 BLOT_TABLES_PER_ADDRESS_HOURLY = env_int("BLOT_TABLES_PER_ADDRESS_HOURLY", 60)
+#: The largest request body the site reads (blotsite/bodylimit.py answers 413 past
+#: it, before reading): the site's forms are a few kilobytes.
+BLOT_MAX_REQUEST_BODY_BYTES = env_int("BLOT_MAX_REQUEST_BODY_BYTES", 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = BLOT_MAX_REQUEST_BODY_BYTES
 #: Tables with a bot seat one user may have waiting or playing at once (issue 11).
 BLOT_BOT_TABLES_PER_USER = env_int("BLOT_BOT_TABLES_PER_USER", 3)
 
