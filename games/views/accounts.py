@@ -31,7 +31,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
     form = SignupForm(request.POST or None)
-    address = ratelimit.client_address(request)
+    address = ratelimit.client_address(request) or "unknown"
     if request.method == "POST" and ratelimit.exceeded("signup", address, _signup_limit()):
         # Checked before the form: a refused sign-up must not even hash a password.
         form.is_valid()

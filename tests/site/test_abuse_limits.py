@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from games import ratelimit
 from games.models import Table
 from games.services import ServiceError
 from tests.site.conftest import PASSWORD, client_for, default_rule_set
@@ -146,3 +147,23 @@ def test_it_limits_the_running_bot_tables_of_one_user(settings, alice, make_tabl
     ended.status = Table.Status.FINISHED
     ended.save(update_fields=["status"])
     assert _create(client, seat_1="normal").status_code == 302
+
+
+def test_it_lets_people_create_tables_when_the_cache_is_down(
+    settings, alice, caplog, monkeypatch
+):
+    # Redis restarting must not stop play: the limits fail open, logged once.
+    monkeypatch.setattr(ratelimit, "_cache_trouble", ratelimit._QuietLog())
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",  # nothing listens on the discard port
+        }
+    }
+    client = client_for(alice)
+    for n in range(3):
+        assert _create(client, address=f"10.0.7.{n}").status_code == 302
+    assert Table.objects.filter(created_by=alice).count() == 3
+    warnings = [r for r in caplog.records if "rate limits" in r.getMessage()]
+    assert len(warnings) == 1
+    assert not any(r.exc_info for r in warnings)
