@@ -113,3 +113,16 @@ def test_it_compares_names_after_normalisation_and_case_folding():
     assert names.key("Straße") == names.key("STRASSE")
     assert names.key("ﬁne") == names.key("FINE")
     assert names.clean("a\u00adb\u202ec") == "abc"
+
+
+def test_it_lets_a_player_who_shared_a_name_before_the_checks_keep_it(alice, bob):
+    # Migration 0007 keeps earlier duplicates under a "#<id>" key.
+    Player.objects.filter(user=bob).update(display_name="alice", name_key=f"alice#{bob.pk}")
+    player = Player.objects.get(user=bob)
+    player.language = "en"
+    player.save()
+    player.refresh_from_db()
+    assert (player.display_name, player.name_key) == ("alice", f"alice#{bob.pk}")
+    player.display_name = "Robert"
+    player.save(update_fields=["display_name"])
+    assert Player.objects.get(user=bob).name_key == "robert"
