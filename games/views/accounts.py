@@ -33,7 +33,8 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     address = ratelimit.client_address(request) or "unknown"
     if request.method == "POST" and ratelimit.exceeded("signup", address, _signup_limit()):
-        # Checked before the form: a refused sign-up must not even hash a password.
+        # Checked before the account is made; the form is still validated so the
+        # page shows the entered fields with the message.
         form.is_valid()
         form.add_error(
             None,

@@ -33,6 +33,17 @@ WATCH_JS = """
 })();
 """
 
+#: Keeps the page's WebSockets reachable, so a test can close one as a server would.
+SOCKETS_JS = """
+(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); window.__sockets.push(this); }
+  };
+})();
+"""
+
 #: Generous: the issue asks for "reconnecting" within 1 s and the current table
 #: within 3 s of the server being back; these waits only fail a broken page.
 WAIT_MS = 20_000
@@ -131,5 +142,29 @@ def test_it_shows_reconnecting_and_catches_up_after_a_server_restart(browser, da
         assert page.evaluate("window.__csp") == []
         print(f"reconnecting shown {shown_after:.2f} s after the stop; "
               f"current {current_after:.2f} s after the server was back")
+    finally:
+        context.close()
+
+
+def test_it_reconnects_after_a_normal_close_too(browser, daphne):
+    # htmx's ws extension retries only after abnormal closes (1006, 1011-1013);
+    # a 1000 or 1001 close (a server going away) must not leave the page dead.
+    context = browser.new_context(base_url=daphne.url, viewport={"width": 1200, "height": 900})
+    context.set_default_timeout(WAIT_MS)
+    context.add_init_script(RECORDER_JS)
+    context.add_init_script(SOCKETS_JS)
+    try:
+        page = context.new_page()
+        sign_up(page)
+        table_id = create_table(page, "open_blot", ["easy"])
+        TablePage(page, table_id, None).open()
+        assert page.evaluate("window.__blot.opened") == 1
+        page.evaluate("window.__sockets.at(-1).close(1000)")
+        page.wait_for_function(
+            "() => window.__blot.opened >= 2"
+            " && document.documentElement.dataset.connection === 'live'"
+            " && document.getElementById('connection-status').hidden",
+            timeout=WAIT_MS,
+        )
     finally:
         context.close()
