@@ -14,13 +14,19 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from blotsite.bodylimit import BodySizeLimit, install_daphne_guard  # noqa: E402
 from blotsite.routing import websocket_urlpatterns  # noqa: E402
 from games.live.conductor import ensure_started  # noqa: E402
 
+# Under Daphne (which has imported this module to serve it), refuse oversized
+# bodies while they arrive, not after Daphne has queued them in memory.
+install_daphne_guard(settings.BLOT_MAX_REQUEST_BODY_BYTES)
+
 router = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": BodySizeLimit(django_asgi_app, settings.BLOT_MAX_REQUEST_BODY_BYTES),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

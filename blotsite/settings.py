@@ -8,9 +8,11 @@ and ``REDIS_URL`` (channels-redis) switch to the real services.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from blotsite.env import env_bool, env_int, env_list, env_str
@@ -38,6 +40,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "axes",
     "games",
 ]
 
@@ -52,7 +55,17 @@ MIDDLEWARE = [
     "games.middleware.PreferredLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its lockout page.
+    "axes.middleware.AxesMiddleware",
+]
+
+# django-axes' backend first: it refuses a locked-out username or address before
+# any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "blotsite.urls"
@@ -135,6 +148,45 @@ if _REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# --- Cache: where the rate limits count (games/ratelimit.py). Local memory on the
+# embedded default (one process); Redis when REDIS_URL is set, so a limit holds
+# across every Daphne process.
+if _REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _REDIS_URL,
+            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", env_str("CHANNEL_LAYER_PREFIX", "blot")),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Abuse limits (issue 10). Logins: django-axes locks a username, and separately
+# an address, after BLOT_LOGIN_FAILURE_LIMIT failed attempts, for
+# BLOT_LOGIN_COOLOFF_MINUTES (a success resets the count). Counts are kept in the
+# database, so they hold across processes and restarts.
+AXES_FAILURE_LIMIT = env_int("BLOT_LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("BLOT_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "games.views.accounts.locked_out"
+# The address is REMOTE_ADDR only (Daphne --proxy-headers sets it behind a proxy):
+# a forwarded-for header a client writes itself must not pick the address it is
+# counted under.
+AXES_CLIENT_IP_CALLABLE = "games.ratelimit.client_address"
+#: Accounts created per address per hour.
+BLOT_SIGNUPS_PER_ADDRESS_HOURLY = env_int("BLOT_SIGNUPS_PER_ADDRESS_HOURLY", 5)
+#: Tables created per user, and per address, per hour.
+BLOT_TABLES_PER_USER_HOURLY = env_int("BLOT_TABLES_PER_USER_HOURLY", 20)
+BLOT_TABLES_PER_ADDRESS_HOURLY = env_int("BLOT_TABLES_PER_ADDRESS_HOURLY", 60)
+#: The largest request body the site reads (blotsite/bodylimit.py answers 413 past
+#: it, before reading): the site's forms are a few kilobytes.
+BLOT_MAX_REQUEST_BODY_BYTES = env_int("BLOT_MAX_REQUEST_BODY_BYTES", 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = BLOT_MAX_REQUEST_BODY_BYTES
+#: Tables with a bot seat one user may have waiting or playing at once (issue 11).
+BLOT_BOT_TABLES_PER_USER = env_int("BLOT_BOT_TABLES_PER_USER", 3)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -200,6 +252,26 @@ if not DEBUG:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): scripts, styles and connections from this
+# site only, no inline scripts or eval. Every script is a static file loaded with
+# <script src defer>; htmx is told (a <meta name="htmx-config"> in base.html) not
+# to inject its indicator <style> and never to eval. 'self' covers the site's own
+# ws:// and wss:// addresses in current browsers.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 LOGGING = {
     "version": 1,

@@ -24,6 +24,8 @@ from games.models import (
     Tournament,
 )
 
+_HIDDEN_WHILE_RUNNING = _("Hidden until the deal is over.")
+
 
 def _pretty_json(value: Any) -> str:
     return format_html("<pre>{}</pre>", json.dumps(value, indent=2))
@@ -126,7 +128,7 @@ class DealAdmin(admin.ModelAdmin):
     search_fields = ["match__id", "commitment"]
     raw_id_fields = ["match"]
     fields = [
-        "match", "number", "dealer", "status", "commitment", "shuffle_salt",
+        "match", "number", "dealer", "status", "commitment", "salt_shown",
         "record_pretty", "result_pretty", "started_at", "finished_at",
     ]
     readonly_fields = fields
@@ -141,9 +143,15 @@ class DealAdmin(admin.ModelAdmin):
     def action_count(self, obj: Deal) -> int:
         return len(obj.actions)
 
+    # The salt and the record (deck included) stay hidden while the deal runs,
+    # here as on the site: a staff member may be seated at the table (issue 10).
+    @admin.display(description=_("shuffle salt"))
+    def salt_shown(self, obj: Deal) -> str:
+        return obj.shuffle_salt if obj.is_finished else _HIDDEN_WHILE_RUNNING
+
     @admin.display(description=_("deal record"))
     def record_pretty(self, obj: Deal) -> str:
-        return _pretty_json(obj.record_dict())
+        return _pretty_json(obj.record_dict()) if obj.is_finished else _HIDDEN_WHILE_RUNNING
 
     @admin.display(description=_("result"))
     def result_pretty(self, obj: Deal) -> str:

@@ -61,13 +61,23 @@ def current(table: Table) -> Live | None:
     return Live(table, match, deal, deal.rebuild())
 
 
+def _refuse_constant(name: str) -> Any:
+    # JSON has no Infinity or NaN; Python's parser accepts them unless told not to.
+    raise ValueError(f"{name} is not JSON")
+
+
 def parse_client_message(text: str | bytes) -> dict[str, Any]:
-    """A browser's move: ``{"type": ..., "version": N, ...}``; refuses anything else."""
+    """A browser's move: ``{"type": ..., "version": N, ...}``; refuses anything else.
+
+    Whatever a client sends ends here as a :class:`Refused`, never as another
+    exception: the consumer logs unexpected exceptions with a traceback, and a
+    hostile client must not be able to fill the log (issue 10)."""
     if len(text) > MAX_MESSAGE_BYTES:
         raise Refused(_("That message is too large."))
     try:
-        data = json.loads(text)
-    except (TypeError, ValueError):
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except (TypeError, ValueError, RecursionError):
+        # RecursionError: a thousand nested brackets fit in the size limit.
         raise Refused(_("That message is not valid JSON.")) from None
     if not isinstance(data, dict):
         raise Refused(_("That message is not a move."))
@@ -75,29 +85,50 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
     return data
 
 
+#: A table version is a small count of moves; anything longer is not one.
+_VERSION_DIGITS = 15
+
+
+def _client_version(raw: Any) -> int:
+    """The table version a move was made on: a whole number (htmx sends it as a
+    string of digits, other clients as a JSON integer); anything else is refused."""
+    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= _VERSION_DIGITS:
+        return int(raw)
+    if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw < 10**_VERSION_DIGITS:
+        return raw
+    raise Refused(_("The move does not say which table version it was made on."))
+
+
+def _text_or_none(raw: Any) -> str | None:
+    return raw if isinstance(raw, str) else None
+
+
 def action_from_client(data: dict[str, Any], seat: int) -> tuple[Action, int]:
     """The action and the version a client move was made on. The seat always comes
     from the server's side (the connection's user), never from the message."""
     kind = data.get("type")
-    if kind not in CLIENT_TYPES:
+    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
         raise Refused(_("Unknown kind of move."))
-    try:
-        version = int(data.get("version"))  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise Refused(_("The move does not say which table version it was made on.")) from None
-    if "seat" in data and str(data["seat"]) != str(seat):
+    version = _client_version(data.get("version"))
+    claimed = data.get("seat", seat)
+    # Compared as given: no int() or str() of a hostile 2,000-digit number.
+    if isinstance(claimed, bool) or claimed not in (seat, str(seat)):
         raise Refused(_("You can only act for your own seat."))
     fields: dict[str, Any] = {"seat": seat, "type": kind}
     if kind == "play":
-        fields["card"] = data.get("card")
+        fields["card"] = _text_or_none(data.get("card"))
     elif kind == "choose":
-        fields["trump"] = data.get("trump")
+        fields["trump"] = _text_or_none(data.get("trump"))
     elif kind == "declare":
         cards = data.get("cards")
-        fields["cards"] = cards.split() if isinstance(cards, str) else cards
+        if isinstance(cards, str):
+            cards = cards.split()
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            cards = None
+        fields["cards"] = cards
     try:
         return Action.from_dict(fields), version
-    except IllegalAction:
+    except (IllegalAction, TypeError, ValueError):
         raise Refused(_("That move is malformed.")) from None
 
 

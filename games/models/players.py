@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from games import names
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,10 @@ class Player(models.Model):
         verbose_name=_("user"),
     )
     display_name = models.CharField(_("display name"), max_length=40)
+    #: ``names.key(display_name)``: unique, so no two players look alike (NFKC,
+    #: case-folded). Players who shared a name before names were checked keep it,
+    #: their key suffixed with "#<id>" until they choose another (migration 0007).
+    name_key = models.CharField(max_length=200, unique=True, editable=False)
     language = models.CharField(
         _("preferred language"),
         max_length=10,
@@ -42,6 +50,21 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.display_name
+
+    def clean(self) -> None:
+        try:
+            self.display_name = check_display_name(self.display_name, exclude_user_id=self.user_id)
+        except ValidationError as exc:
+            raise ValidationError({"display_name": exc.messages}) from None
+
+    def save(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        wanted = names.key(self.display_name) or f"#{secrets.token_hex(8)}"
+        if self.name_key.split("#", 1)[0] != wanted:
+            self.name_key = wanted
+        fields = kwargs.get("update_fields")
+        if fields is not None and "display_name" in fields:
+            kwargs["update_fields"] = {*fields, "name_key"}
+        super().save(*args, **kwargs)
 
     def stats(self) -> PlayerStats:
         from games.models.matches import Deal, Match, Participant
@@ -59,3 +82,48 @@ class Player(models.Model):
             match__participants__user_id=self.user_id, status=Deal.Status.FINISHED
         ).count()
         return PlayerStats(matches_played=played, matches_won=won, deals_played=deals)
+
+
+def _taken(name: str, exclude_user_id: int | None) -> bool:
+    key = names.key(name)
+    others = Player.objects.filter(
+        models.Q(name_key=key) | models.Q(name_key__startswith=f"{key}#")
+    )
+    if exclude_user_id is not None:
+        others = others.exclude(user_id=exclude_user_id)
+    return others.exists()
+
+
+def check_display_name(raw: str, *, exclude_user_id: int | None = None) -> str:
+    """The cleaned name ``raw`` may be stored as, or ``ValidationError`` saying why
+    not: nothing visible, a bot-like name, or another player's name."""
+    name = names.clean(raw)
+    if not name:
+        raise ValidationError(
+            _("A display name needs at least one visible character."), code="empty"
+        )
+    if names.is_reserved(name):
+        raise ValidationError(
+            _("Names that look like a bot's are reserved. Please choose another name."),
+            code="reserved",
+        )
+    if _taken(name, exclude_user_id):
+        raise ValidationError(
+            _("Another player already uses this name. Please choose another name."),
+            code="taken",
+        )
+    return name
+
+
+def default_display_name(username: str, user_id: int) -> str:
+    """A new user's first display name: the username when it is acceptable, else
+    "player-<id>" (e.g. a user made with createsuperuser named like a bot)."""
+    try:
+        return check_display_name(username[:40], exclude_user_id=user_id)
+    except ValidationError:
+        pass
+    name, n = f"player-{user_id}", 1
+    while _taken(name, user_id):
+        n += 1
+        name = f"player-{user_id}-{n}"
+    return name

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine.match import MatchFormat
 from engine.rules import SEATS
+from games import ratelimit
 from games.models import BotLevel, RuleSetConfig, Seat, Table
 from games.services.errors import ServiceError
 from games.services.matches import start_match
@@ -32,6 +36,72 @@ def check_format(variant: str, fmt: str) -> MatchFormat:
     return parsed
 
 
+HOUR = 3600
+
+
+def _check_creation_limits(user: AbstractBaseUser, address: str | None) -> None:
+    """Refuse a table when its creator (or their address) made too many this hour
+    (issue 10): tables are cheap to ask for and each one may set bots thinking."""
+    per_user = ratelimit.Limit(settings.BLOT_TABLES_PER_USER_HOURLY, HOUR)
+    if ratelimit.exceeded("table:user", str(user.pk), per_user):
+        raise ServiceError(
+            ngettext(
+                "You have created %(count)d table in the last hour, the most allowed. "
+                "Please try again later.",
+                "You have created %(count)d tables in the last hour, the most allowed. "
+                "Please try again later.",
+                per_user.count,
+            )
+            % {"count": per_user.count}
+        )
+    per_address = ratelimit.Limit(settings.BLOT_TABLES_PER_ADDRESS_HOURLY, HOUR)
+    if address is not None and ratelimit.exceeded("table:address", address, per_address):
+        raise ServiceError(
+            _("Too many tables were created from your network in the last hour. "
+              "Please try again later.")
+        )
+
+
+def _record_creation(user: AbstractBaseUser, address: str | None) -> None:
+    ratelimit.record(
+        "table:user", str(user.pk), ratelimit.Limit(settings.BLOT_TABLES_PER_USER_HOURLY, HOUR)
+    )
+    if address is not None:
+        ratelimit.record(
+            "table:address", address, ratelimit.Limit(settings.BLOT_TABLES_PER_ADDRESS_HOURLY, HOUR)
+        )
+
+
+def running_bot_tables(user: AbstractBaseUser) -> int:
+    """Tables ``user`` created that have a bot seat and are waiting or playing."""
+    return (
+        Table.objects.filter(
+            created_by=user,
+            status__in=[Table.Status.WAITING, Table.Status.PLAYING],
+            seats__bot_level__isnull=False,
+        )
+        .distinct()
+        .count()
+    )
+
+
+def _check_bot_tables(user: AbstractBaseUser) -> None:
+    # Called inside the creation's transaction with the user's row locked, so two
+    # creations at once cannot both see room for one more (issue 11).
+    most = settings.BLOT_BOT_TABLES_PER_USER
+    if running_bot_tables(user) >= most:
+        raise ServiceError(
+            ngettext(
+                "You already have %(count)d table with bots running, the most allowed. "
+                "Please finish it or wait until it ends.",
+                "You already have %(count)d tables with bots running, the most allowed. "
+                "Please finish one or wait until one ends.",
+                most,
+            )
+            % {"count": most}
+        )
+
+
 def create_table(
     *,
     user: AbstractBaseUser,
@@ -40,12 +110,16 @@ def create_table(
     rule_set: RuleSetConfig,
     others: Sequence[str],
     is_private: bool = False,
+    address: str | None = None,
     **timing: int,
 ) -> Table:
     """A new table with ``user`` in seat 0 and ``others`` ("open" or a bot level)
     in seats 1.. . Starts the match at once when no seat is left open. ``timing``:
     ``turn_seconds``, ``disconnect_grace_seconds``, ``bot_delay_ms`` (validated
-    against the model's limits)."""
+    against the model's limits). ``address``: where the request came from, for
+    the per-address limit. Refuses with ``ServiceError`` past the creation limits
+    (``BLOT_TABLES_PER_USER_HOURLY``, ``BLOT_TABLES_PER_ADDRESS_HOURLY``,
+    ``BLOT_BOT_TABLES_PER_USER``)."""
     if rule_set.variant != variant:
         raise ServiceError(_("This rule set is for another variant."))
     parsed = check_format(variant, fmt)
@@ -68,7 +142,11 @@ def create_table(
         table.full_clean(exclude=["invite_token"])
     except ValidationError as exc:
         raise ServiceError(" ".join(exc.messages)) from None
+    _check_creation_limits(user, address)
     with transaction.atomic():
+        if any(o != OPEN for o in others):
+            get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+            _check_bot_tables(user)
         table.save()
         Seat.objects.create(table=table, index=0, user=user)
         for index, other in enumerate(others, start=1):
@@ -77,6 +155,7 @@ def create_table(
             )
         if not any(o == OPEN for o in others):
             start_match(table)
+    _record_creation(user, address)
     return table
 
 

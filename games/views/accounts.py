@@ -6,16 +6,24 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
+from games import ratelimit
 from games.forms import ProfileForm, SignupForm
 from games.models import Match, Player
+from games.models.players import default_display_name
+
+
+def _signup_limit() -> ratelimit.Limit:
+    return ratelimit.Limit(settings.BLOT_SIGNUPS_PER_ADDRESS_HOURLY, 3600)
 
 
 @require_http_methods(["GET", "POST"])
@@ -23,6 +31,17 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
     form = SignupForm(request.POST or None)
+    address = ratelimit.client_address(request) or "unknown"
+    if request.method == "POST" and ratelimit.exceeded("signup", address, _signup_limit()):
+        # Checked before the account is made; the form is still validated so the
+        # page shows the entered fields with the message.
+        form.is_valid()
+        form.add_error(
+            None,
+            _("Too many accounts were created from your network in the last hour. "
+              "Please try again later."),
+        )
+        return render(request, "registration/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         # The language the visitor was reading in (switcher cookie or browser)
@@ -30,16 +49,33 @@ def signup(request: HttpRequest) -> HttpResponse:
         language = translation.get_language()
         if language in dict(settings.LANGUAGES):
             Player.objects.filter(user=user).update(language=language)
+        ratelimit.record("signup", address, _signup_limit())
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Blot!"))
         return redirect("lobby")
     return render(request, "registration/signup.html", {"form": form})
 
 
+def locked_out(
+    request: HttpRequest, response: HttpResponse | None = None, credentials: dict | None = None
+) -> HttpResponse:
+    """django-axes' answer to a locked-out login (AXES_LOCKOUT_CALLABLE): the login
+    page again, with a message saying how long to wait, status 429."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    form = AuthenticationForm(request, data=None)
+    message = ngettext(
+        "Too many failed attempts to log in. Please wait %(minutes)d minute and try again.",
+        "Too many failed attempts to log in. Please wait %(minutes)d minutes and try again.",
+        minutes,
+    ) % {"minutes": minutes}
+    context = {"form": form, "locked_out": message, "next": request.POST.get("next", "")}
+    return render(request, "registration/login.html", context, status=429)
+
+
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     user = get_object_or_404(get_user_model(), username=username)
     player, _created = Player.objects.get_or_create(
-        user=user, defaults={"display_name": user.get_username()[:40]}
+        user=user, defaults={"display_name": default_display_name(user.get_username(), user.pk)}
     )
     matches = Match.objects.filter(participants__user=user).select_related("table")
     own = request.user.is_authenticated and request.user.pk == user.pk
@@ -58,7 +94,10 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def profile_edit(request: HttpRequest) -> HttpResponse:
     player, _created = Player.objects.get_or_create(
-        user=request.user, defaults={"display_name": request.user.get_username()[:40]}
+        user=request.user,
+        defaults={
+            "display_name": default_display_name(request.user.get_username(), request.user.pk)
+        },
     )
     form = ProfileForm(request.POST or None, instance=player)
     if request.method == "POST" and form.is_valid():

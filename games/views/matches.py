@@ -31,15 +31,17 @@ def _sides(participants) -> list[list]:
     return sides
 
 
-def _record_visible(request: HttpRequest, deal: Deal) -> bool:
+def _record_visible(deal: Deal) -> bool:
     # The deck (and with it every hand) stays secret until the deal is over;
-    # only the commitment is public meanwhile.
-    return deal.is_finished or (request.user.is_authenticated and request.user.is_staff)
+    # only the commitment is public meanwhile. Staff are no exception: a staff
+    # member may be seated in the match (issue 10), and the site cannot tell a
+    # curious onlooker from a player's friend, so nobody reads a running deal's deck.
+    return deal.is_finished
 
 
 def deal_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     deal = access.get_deal(request, pk, number)
-    visible = _record_visible(request, deal)
+    visible = _record_visible(deal)
     record = deal.export_dict() if visible else None
     context = {
         "deal": deal,
@@ -54,7 +56,7 @@ def deal_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def deal_record(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The deal record as a JSON download (DEAL_RECORD.md input format)."""
     deal = access.get_deal(request, pk, number)
-    if not _record_visible(request, deal):
+    if not _record_visible(deal):
         return JsonResponse({"error": "the deal is not over yet"}, status=403)
     response = JsonResponse(deal.export_dict(), json_dumps_params={"indent": 2})
     response["Content-Disposition"] = (

@@ -13,6 +13,7 @@ from games import access
 from games.forms import TableCreateForm, VariantForm
 from games.live.render import live_socket_url, render_table
 from games.models import Table, Variant
+from games.ratelimit import client_address
 from games.services import ServiceError
 from games.services import tables as table_services
 
@@ -36,6 +37,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
                 rule_set=form.cleaned_data["rule_set"],
                 others=form.others(),
                 is_private=form.cleaned_data["is_private"],
+                address=client_address(request),
                 **form.timing(),
             )
         except ServiceError as exc:

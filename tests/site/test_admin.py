@@ -118,6 +118,7 @@ def test_it_lists_every_model(admin_client_, make_table, alice, model):
 def test_it_shows_a_deal_record_readably(admin_client_, make_table, alice):
     table = make_table(alice, "open_blot", others=["easy"])
     deal = table.matches.get().deals.get()
+    finish_deal(play_out(deal, random.Random(2)))
     response = admin_client_.get(reverse("admin:games_deal_change", args=[deal.pk]))
     assert response.status_code == 200
     html = response.content.decode()
@@ -131,3 +132,16 @@ def test_it_shows_table_and_match_pages(admin_client_, make_table, alice):
     for name, pk in [("table", table.pk), ("match", match.pk), ("player", alice.player.pk)]:
         url = reverse(f"admin:games_{name}_change", args=[pk])
         assert admin_client_.get(url).status_code == 200
+
+
+def test_it_hides_a_running_deals_deck_and_salt_in_the_admin(make_table, make_user):
+    # Issue 10: staff seated at a table must not read the deck of the deal they play.
+    root = make_user("root", is_staff=True, is_superuser=True)
+    table = make_table(root, "open_blot", others=["easy"])
+    deal = table.matches.get().deals.get()
+    response = client_for(root).get(reverse("admin:games_deal_change", args=[deal.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert deal.commitment in html
+    assert deal.shuffle_salt not in html
+    assert "&quot;deck&quot;" not in html

@@ -105,7 +105,28 @@ def test_it_downloads_the_deal_record(client, match):
     assert checked.stdout.startswith("ok")
 
 
-def test_it_shows_staff_the_record_of_a_running_deal(make_user, match):
+@pytest.mark.parametrize("seated", [True, False])
+def test_it_hides_a_running_deals_deck_from_staff_too(make_user, make_table, seated):
+    # Issue 10: staff seated in a match read the whole deck through record.json.
+    # Nobody gets a running deal's deck, salt or record through the site.
+    staff_user = make_user("staff", is_staff=True)
+    creator = staff_user if seated else make_user("someone")
+    table = make_table(creator, "belote", others=["easy", "normal", "hard"])
+    match = table.matches.get()
+    deal = match.deals.get()
+    staff = client_for(staff_user)
+    assert staff.get(reverse("deal_record", args=[match.pk, 1])).status_code == 403
+    page = staff.get(reverse("deal", args=[match.pk, 1])).content.decode()
+    assert deal.shuffle_salt not in page
+    assert '"deck"' not in page and "&quot;deck&quot;" not in page
+    assert deal.commitment in page
+
+
+def test_it_shows_staff_the_record_once_the_deal_is_over(make_user, match):
+    finish = match.deals.get()
+    from games.services.matches import finish_deal
+
+    finish_deal(play_out(finish, random.Random(3)))
     staff = client_for(make_user("staff", is_staff=True))
     assert staff.get(reverse("deal_record", args=[match.pk, 1])).status_code == 200
 
