@@ -305,13 +305,10 @@ def check_start(tournament: Tournament, user: AbstractBaseUser | None) -> None:
         raise ServiceError(_("Only the organiser can start the tournament."))
     if tournament.status != Status.REGISTRATION:
         raise ServiceError(_("Only a tournament open for registration can start."))
-    people = tournament.entrants.filter(removed=False).count()
-    if tournament.team_play:
-        people = _places_taken(tournament)
-    if people < MIN_ENTRANTS and not tournament.fill_with_bots:
+    # With bots filling the empty places every tournament has its full field
+    # (an all-bot one too: a demonstration, or the benchmark).
+    if _places_taken(tournament) < MIN_ENTRANTS and not tournament.fill_with_bots:
         raise ServiceError(_("A tournament needs at least two entrants to start."))
-    if people < 1 and tournament.fill_with_bots:
-        raise ServiceError(_("A tournament needs at least one player to start."))
 
 
 def do_start(tournament: Tournament, now: datetime) -> None:

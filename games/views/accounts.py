@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from games.forms import ProfileForm, SignupForm
 from games.models import Match, Player
+from games.services.tournaments import tournaments_of
 
 
 @require_http_methods(["GET", "POST"])
@@ -44,7 +45,13 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(
         request,
         "games/profile.html",
-        {"player": player, "stats": player.stats(), "matches": matches, "own": own},
+        {
+            "player": player,
+            "stats": player.stats(),
+            "matches": matches,
+            "own": own,
+            "tournament_entries": tournaments_of(user)[:50],
+        },
     )
 
 
