@@ -37,7 +37,10 @@ class TournamentCreateForm(forms.Form):
         help_text=_("What every pairing plays. Belote also offers first to 1000."),
     )
     rule_set = forms.ModelChoiceField(
-        label=_("Rule set"), queryset=RuleSetConfig.objects.all(), empty_label=None
+        label=_("Rule set"),
+        queryset=RuleSetConfig.objects.all(),
+        required=False,
+        empty_label=_("The variant's standard rules"),
     )
     max_entrants = forms.IntegerField(
         label=_("Maximum entrants"),
@@ -80,7 +83,6 @@ class TournamentCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["match_format"].choices = _all_formats()
         self.fields["match_format"].initial = "best_of:3"
-        self.fields["rule_set"].initial = RuleSetConfig.objects.filter(is_default=True).first()
         if not is_staff:
             del self.fields["featured"]
 
@@ -88,13 +90,19 @@ class TournamentCreateForm(forms.Form):
         data = super().clean()
         if data.get("rounds") and data.get("kind") != Kind.SWISS:
             self.add_error("rounds", _("Only a Swiss tournament has a chosen number of rounds."))
+        variant = data.get("variant")
         rule_set = data.get("rule_set")
         if rule_set is not None and rule_set.variant != data.get("variant"):
             self.add_error("rule_set", _("This rule set is for another variant."))
         fmt = data.get("match_format")
-        variant = data.get("variant")
         if fmt and variant and MatchFormat.parse(fmt) not in MatchFormat.choices(variant):
             self.add_error("match_format", _("This format is not offered for this variant."))
+        if rule_set is None and variant:
+            data["rule_set"] = RuleSetConfig.objects.filter(
+                variant=variant, is_default=True
+            ).first()
+            if data["rule_set"] is None:
+                self.add_error("rule_set", _("Choose a rule set for this variant."))
         return data
 
     def timing(self) -> dict[str, int]:

@@ -28,7 +28,7 @@ FORM = {
 
 def form(**changes):
     data = {**FORM, **changes}
-    data.setdefault("rule_set", default_rule_set(data["variant"]).pk)
+    data.setdefault("rule_set", "")
     return data
 
 
