@@ -161,7 +161,8 @@ def check_open(tournament: Tournament, user: AbstractBaseUser | None) -> None:
 
 def do_open(tournament: Tournament) -> None:
     tournament.status = Status.REGISTRATION
-    tournament.save(update_fields=["status"])
+    tournament.wakeup_at = tournament.starts_at  # the conductor starts it then
+    tournament.save(update_fields=["status", "wakeup_at"])
     _bump(tournament)
 
 
@@ -181,12 +182,17 @@ def _entered(tournament: Tournament, user: AbstractBaseUser) -> Entrant | None:
     )
 
 
-def _places_taken(tournament: Tournament) -> int:
-    """Entrants counted against the capacity: two lone Belote players make one team."""
+def _places_taken(tournament: Tournament, at_close: bool = False) -> int:
+    """Entrants counted against the capacity: two lone Belote players make one
+    team. ``at_close``: as registration closing would leave them (an unanswered
+    invite counts as a lone player)."""
     entrants = list(tournament.entrants.filter(removed=False))
     if not tournament.team_play:
         return len(entrants)
-    alone = sum(1 for e in entrants if e.partner_status == Entrant.PartnerStatus.NONE)
+    lone = [Entrant.PartnerStatus.NONE]
+    if at_close:
+        lone.append(Entrant.PartnerStatus.INVITED)
+    alone = sum(1 for e in entrants if e.partner_status in lone)
     return len(entrants) - alone + (alone + 1) // 2
 
 
@@ -234,7 +240,20 @@ def register(tournament_id: int, user: AbstractBaseUser, partner_username: str =
     with transaction.atomic():
         tournament = _locked(tournament_id)
         check_register(tournament, user, partner)
-        return do_register(tournament, user, partner)
+        entrant = do_register(tournament, user, partner)
+        if _full_and_settled(tournament):
+            # Registration closes when full: with no start time, play begins now.
+            do_start(tournament, timezone.now())
+        return entrant
+
+
+def _full_and_settled(tournament: Tournament) -> bool:
+    """Full, no invitation waits for an answer, and no start time was set."""
+    return (
+        tournament.starts_at is None
+        and _places_taken(tournament) >= tournament.max_entrants
+        and not tournament.entrants.filter(partner_status=Entrant.PartnerStatus.INVITED).exists()
+    )
 
 
 def withdraw(tournament_id: int, user: AbstractBaseUser) -> None:
@@ -278,6 +297,8 @@ def answer_invite(tournament_id: int, user: AbstractBaseUser, accept: bool) -> E
             entrant.partner_status = Entrant.PartnerStatus.NONE
         entrant.save(update_fields=["partner", "partner_status", "name"])
         _bump(tournament)
+        if _full_and_settled(tournament):
+            do_start(tournament, timezone.now())
         return entrant
 
 
@@ -307,7 +328,7 @@ def check_start(tournament: Tournament, user: AbstractBaseUser | None) -> None:
         raise ServiceError(_("Only a tournament open for registration can start."))
     # With bots filling the empty places every tournament has its full field
     # (an all-bot one too: a demonstration, or the benchmark).
-    if _places_taken(tournament) < MIN_ENTRANTS and not tournament.fill_with_bots:
+    if _places_taken(tournament, at_close=True) < MIN_ENTRANTS and not tournament.fill_with_bots:
         raise ServiceError(_("A tournament needs at least two entrants to start."))
 
 
@@ -653,8 +674,20 @@ def do_cancel(tournament: Tournament, now: datetime) -> None:
     _bump(tournament)
 
 
+def _lock_tables(tournament_id: int, entrant_id: int | None = None) -> None:
+    """Lock the tables still playing (of one entrant, or all) before the
+    tournament: a move that ends a match holds its table's lock and then wakes
+    the tournament, so taking them in the same order cannot deadlock."""
+    pairings = Pairing.objects.filter(tournament_id=tournament_id, status=Pairing.Status.PLAYING)
+    if entrant_id is not None:
+        pairings = pairings.filter(Q(entrant_a_id=entrant_id) | Q(entrant_b_id=entrant_id))
+    ids = list(pairings.exclude(table=None).values_list("table_id", flat=True))
+    list(Table.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk"))
+
+
 def cancel(tournament_id: int, user: AbstractBaseUser | None) -> Tournament:
     with transaction.atomic():
+        _lock_tables(tournament_id)
         tournament = _locked(tournament_id)
         check_cancel(tournament, user)
         do_cancel(tournament, timezone.now())
@@ -668,6 +701,7 @@ def remove_entrant(entrant_id: int, user: AbstractBaseUser | None) -> None:
     if entrant is None:
         raise ServiceError(_("There is no such entrant."))
     with transaction.atomic():
+        _lock_tables(entrant.tournament_id, entrant_id)
         tournament = _locked(entrant.tournament_id)
         entrant = Entrant.objects.select_for_update().get(pk=entrant_id)
         if not _is_organiser(tournament, user):

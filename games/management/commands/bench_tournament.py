@@ -67,9 +67,7 @@ class Command(BaseCommand):
                 break
             passes += 1
             moves = run_due(timezone.now())
-            due = list(
-                Tournament.objects.filter(pk=tournament.pk, wakeup_at__lte=timezone.now())
-            )
+            due = list(Tournament.objects.filter(pk=tournament.pk, wakeup_at__lte=timezone.now()))
             if due:
                 t0 = time.perf_counter()
                 svc.advance(tournament.pk)
