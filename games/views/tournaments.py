@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -179,7 +179,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         request.user.is_authenticated
         and (tournament.created_by_id == request.user.pk or request.user.is_staff)
     ):
-        return get_object_or_404(Tournament, pk=-1)  # a draft is the organiser's alone
+        raise Http404  # a draft is the organiser's alone
     return render(request, "tournaments/detail.html", _context(request, tournament))
 
 

@@ -203,3 +203,13 @@ def test_it_lets_the_admin_remove_an_entrant_as_forfeits(make_tournament, alice,
     tournament.refresh_from_db()
     assert tournament.status == "cancelled"
     assert not Table.objects.filter(status=Table.Status.PLAYING).exists()
+
+
+def test_it_hides_a_draft_from_everyone_but_its_organiser(
+    make_tournament, alice, alice_client, bob_client
+) -> None:
+    tournament = make_tournament(alice, open_registration=False)
+    assert bob_client.get(tournament.get_absolute_url()).status_code == 404
+    page = alice_client.get(tournament.get_absolute_url()).content.decode()
+    assert 'data-action="open"' in page
+    assert f'href="{reverse("tournament_list")}"' in page  # the header's Tournaments link
