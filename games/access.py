@@ -68,4 +68,3 @@ def get_match(request: HttpRequest, pk: int) -> Match:
 def get_deal(request: HttpRequest, match_pk: int, number: int) -> Deal:
     match = get_match(request, match_pk)
     return get_object_or_404(Deal.objects.select_related("match"), match=match, number=number)
-

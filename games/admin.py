@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
@@ -14,7 +14,9 @@ from django.utils.translation import gettext_lazy as _
 from games.forms import RuleSetAdminForm
 from games.models import (
     Deal,
+    Entrant,
     Match,
+    Pairing,
     Participant,
     Player,
     RuleSetConfig,
@@ -23,6 +25,8 @@ from games.models import (
     Table,
     Tournament,
 )
+from games.services import ServiceError
+from games.services import tournaments as tournament_services
 
 _HIDDEN_WHILE_RUNNING = _("Hidden until the deal is over.")
 
@@ -81,8 +85,15 @@ class SeatInline(admin.TabularInline):
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
     list_display = [
-        "id", "variant", "format", "status", "is_private", "rule_set_name",
-        "created_by", "spectator_count", "created_at",
+        "id",
+        "variant",
+        "format",
+        "status",
+        "is_private",
+        "rule_set_name",
+        "created_by",
+        "spectator_count",
+        "created_at",
     ]
     list_filter = ["variant", "status", "is_private", "format"]
     search_fields = ["id", "created_by__username", "rule_set_name", "seats__user__username"]
@@ -158,7 +169,96 @@ class DealAdmin(admin.ModelAdmin):
         return _pretty_json(obj.result)
 
 
+class EntrantInline(admin.TabularInline):
+    model = Entrant
+    extra = 0
+    fields = ["seed", "name", "user", "partner", "partner_status", "bot_level", "removed", "place"]
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class PairingInline(admin.TabularInline):
+    model = Pairing
+    extra = 0
+    fields = ["round", "index", "entrant_a", "entrant_b", "status", "winner", "forfeit", "match"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def _run_on_each(modeladmin, request, queryset, step, done: str) -> None:
+    """Run a tournament service on each selected row; its refusals are shown."""
+    for obj in queryset:
+        try:
+            step(obj.pk, request.user)
+        except ServiceError as exc:
+            modeladmin.message_user(request, f"{obj}: {exc.message}", messages.ERROR)
+        else:
+            modeladmin.message_user(request, done % {"name": obj}, messages.SUCCESS)
+
+
+@admin.action(description=_("Start the selected tournaments"))
+def start_tournaments(modeladmin, request, queryset) -> None:
+    _run_on_each(modeladmin, request, queryset, tournament_services.start, _("%(name)s started."))
+
+
+@admin.action(description=_("Cancel the selected tournaments"))
+def cancel_tournaments(modeladmin, request, queryset) -> None:
+    _run_on_each(
+        modeladmin, request, queryset, tournament_services.cancel, _("%(name)s cancelled.")
+    )
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ["name", "created_at"]
-    search_fields = ["name"]
+    list_display = ["name", "variant", "kind", "status", "featured", "created_by", "created_at"]
+    list_filter = ["variant", "kind", "status", "featured"]
+    search_fields = ["name", "created_by__username"]
+    inlines = [EntrantInline, PairingInline]
+    actions = [start_tournaments, cancel_tournaments]
+    # The life cycle goes through the services (actions above); only the
+    # presentation may be edited here.
+    readonly_fields = [
+        "variant", "kind", "rule_set", "rule_set_name", "rules_snapshot", "format",
+        "max_entrants", "rounds", "third_place", "fill_with_bots", "status", "starts_at",
+        "created_by", "created_at", "started_at", "finished_at", "turn_seconds",
+        "disconnect_grace_seconds", "bot_delay_ms", "version", "wakeup_at",
+    ]  # fmt: skip
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # created on the site's form, which validates every setting
+
+
+@admin.action(description=_("Remove the selected entrants (their remaining matches are forfeits)"))
+def remove_entrants(modeladmin, request, queryset) -> None:
+    _run_on_each(
+        modeladmin,
+        request,
+        queryset,
+        tournament_services.remove_entrant,
+        _("%(name)s removed."),
+    )
+
+
+@admin.register(Entrant)
+class EntrantAdmin(admin.ModelAdmin):
+    list_display = ["name", "tournament", "seed", "partner_status", "removed", "place"]
+    list_filter = ["removed", "tournament__status"]
+    search_fields = ["name", "user__username", "tournament__name"]
+    readonly_fields = [
+        "tournament", "user", "partner", "partner_status", "bot_level", "name", "seed",
+        "removed", "place", "created_at",
+    ]  # fmt: skip
+    actions = [remove_entrants]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # removing goes through the action: it records the forfeits

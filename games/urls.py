@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.views import accounts, help, language, lobby, matches, tables
+from games.views import accounts, help, language, lobby, matches, tables, tournaments
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
@@ -34,6 +34,17 @@ urlpatterns = [
     path("tables/<int:pk>/seats/<int:index>/join/", tables.seat_join, name="seat_join"),
     path("tables/<int:pk>/seats/<int:index>/leave/", tables.seat_leave, name="seat_leave"),
     path("invite/<str:token>/", tables.table_invite, name="table_invite"),
+    # Tournaments.
+    path("tournaments/", tournaments.tournament_list, name="tournament_list"),
+    path("tournaments/new/", tournaments.tournament_create, name="tournament_create"),
+    path("tournaments/ready/", tournaments.your_matches, name="tournament_your_matches"),
+    path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
+    path("tournaments/<int:pk>/live/", tournaments.tournament_live, name="tournament_live"),
+    path(
+        "tournaments/<int:pk>/<slug:action>/",
+        tournaments.tournament_action,
+        name="tournament_action",
+    ),
     # Matches and deals.
     path("matches/<int:pk>/", matches.match_detail, name="match"),
     path("matches/<int:pk>/deals/<int:number>/", matches.deal_detail, name="deal"),

@@ -30,6 +30,7 @@ from engine.observe import observe
 from games.live import presence
 from games.live.play import Live, Refused, current, submit
 from games.models import Seat, Table
+from games.services.tournaments import advance_due
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +138,7 @@ def _run_due_closing() -> int:
         if time.monotonic() - _last_cleanup > CLEANUP_EVERY_S:
             _last_cleanup = time.monotonic()
             presence.forget_old()  # connection rows closed long ago
-        return run_due()
+        return run_due() + advance_due()
     finally:
         close_old_connections()
 

@@ -1,15 +1,19 @@
 """Models of the games app, one module per concern."""
 
-from games.models.matches import Deal, Match, Participant, ScoreRow, Tournament
+from games.models.matches import Deal, Match, Participant, ScoreRow
 from games.models.players import Player
 from games.models.presence import Presence
 from games.models.rulesets import RuleSetConfig
 from games.models.tables import BotLevel, Seat, Table, Variant
+from games.models.tournaments import Entrant, Kind, Pairing, Tournament, TournamentRound
 
 __all__ = [
     "BotLevel",
     "Deal",
+    "Entrant",
+    "Kind",
     "Match",
+    "Pairing",
     "Participant",
     "Player",
     "Presence",
@@ -18,5 +22,6 @@ __all__ = [
     "Seat",
     "Table",
     "Tournament",
+    "TournamentRound",
     "Variant",
 ]

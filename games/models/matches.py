@@ -18,20 +18,7 @@ if TYPE_CHECKING:
 
 from games.models.choices import BotLevel, Variant, bot_name
 from games.models.tables import Table
-
-
-class Tournament(models.Model):
-    """Placeholder so matches can belong to a tournament later."""
-
-    name = models.CharField(_("name"), max_length=120)
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("tournament")
-        verbose_name_plural = _("tournaments")
-
-    def __str__(self) -> str:
-        return self.name
+from games.models.tournaments import Tournament
 
 
 class Match(models.Model):

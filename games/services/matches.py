@@ -18,7 +18,7 @@ from engine.cards import code
 from engine.match import Match as EngineMatch
 from engine.match import MatchFormat
 from engine.shuffle import commit, shuffled_deck
-from games.models import Deal, Match, Participant, ScoreRow, Table
+from games.models import Deal, Match, Participant, ScoreRow, Table, Tournament
 from games.models.choices import bot_name
 from games.services.errors import ServiceError
 
@@ -110,6 +110,8 @@ def finish_deal(deal: Deal) -> ScoreRow:
         match.winner = folded.winner
         match.finished_at = timezone.now()
         match.save(update_fields=["status", "winner", "finished_at"])
+        # Wake the match's tournament (if any): the conductor records the result.
+        Tournament.objects.filter(pk=match.tournament_id).update(wakeup_at=match.finished_at)
         table.status = Table.Status.FINISHED
         table.save(update_fields=["status"])
     else:

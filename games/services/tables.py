@@ -73,13 +73,15 @@ def _record_creation(user: AbstractBaseUser, address: str | None) -> None:
 
 
 def running_bot_tables(user: AbstractBaseUser) -> int:
-    """Tables ``user`` created that have a bot seat and are waiting or playing."""
+    """Tables ``user`` created that have a bot seat and are waiting or playing.
+    A tournament's tables are the tournament's, not its organiser's."""
     return (
         Table.objects.filter(
             created_by=user,
             status__in=[Table.Status.WAITING, Table.Status.PLAYING],
             seats__bot_level__isnull=False,
         )
+        .exclude(matches__tournament__isnull=False)
         .distinct()
         .count()
     )

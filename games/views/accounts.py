@@ -20,6 +20,7 @@ from games import ratelimit
 from games.forms import ProfileForm, SignupForm
 from games.models import Match, Player
 from games.models.players import default_display_name
+from games.services.tournaments import tournaments_of
 
 
 def _signup_limit() -> ratelimit.Limit:
@@ -86,7 +87,13 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(
         request,
         "games/profile.html",
-        {"player": player, "stats": player.stats(), "matches": matches, "own": own},
+        {
+            "player": player,
+            "stats": player.stats(),
+            "matches": matches,
+            "own": own,
+            "tournament_entries": tournaments_of(user)[:50],
+        },
     )
 
 

@@ -24,9 +24,7 @@ from games.services import tables as table_services
 def table_create(request: HttpRequest) -> HttpResponse:
     source = request.POST if request.method == "POST" else request.GET
     variant_form = VariantForm(source or None, initial={"variant": Variant.BELOTE})
-    variant = (
-        variant_form.cleaned_data["variant"] if variant_form.is_valid() else Variant.BELOTE
-    )
+    variant = variant_form.cleaned_data["variant"] if variant_form.is_valid() else Variant.BELOTE
     form = TableCreateForm(variant, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
