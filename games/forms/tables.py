@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from engine.match import MatchFormat
 from engine.rules import SEATS
@@ -36,7 +37,8 @@ class VariantForm(forms.Form):
 def format_label(fmt: MatchFormat) -> str:
     if fmt.kind == "first_to":
         return _("First to %(n)s points") % {"n": fmt.n}
-    return _("Best of %(n)s deals") % {"n": fmt.n}
+    # A whole sentence per number: "Best of 1 deals" read badly.
+    return ngettext("A single deal", "Best of %(n)s deals", fmt.n) % {"n": fmt.n}
 
 
 class TableCreateForm(forms.Form):
@@ -79,7 +81,16 @@ class TableCreateForm(forms.Form):
         help_text=_("Keeps the bots' play easy to follow."),
     )
 
-    TIMING_FIELDS = ("turn_seconds", "disconnect_grace_seconds", "bot_delay_ms")
+    trick_pause_ms = forms.IntegerField(
+        required=False,
+        label=_("Trick pause (ms)"),
+        min_value=0,
+        max_value=5000,
+        initial=1000,
+        help_text=_("How long a finished trick stays in the middle before it is gathered."),
+    )
+
+    TIMING_FIELDS = ("turn_seconds", "disconnect_grace_seconds", "bot_delay_ms", "trick_pause_ms")
 
     def __init__(self, variant: str, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {})

@@ -17,7 +17,9 @@ from games.services.errors import ServiceError
 from games.services.matches import start_match
 
 OPEN = "open"
-TIMING_FIELDS = frozenset({"turn_seconds", "disconnect_grace_seconds", "bot_delay_ms"})
+TIMING_FIELDS = frozenset(
+    {"turn_seconds", "disconnect_grace_seconds", "bot_delay_ms", "trick_pause_ms"}
+)
 SEAT_CHOICES = (OPEN, *BotLevel.values)
 
 
@@ -44,7 +46,7 @@ def create_table(
 ) -> Table:
     """A new table with ``user`` in seat 0 and ``others`` ("open" or a bot level)
     in seats 1.. . Starts the match at once when no seat is left open. ``timing``:
-    ``turn_seconds``, ``disconnect_grace_seconds``, ``bot_delay_ms`` (validated
+    ``turn_seconds``, ``disconnect_grace_seconds``, ``bot_delay_ms``, ``trick_pause_ms`` (validated
     against the model's limits)."""
     if rule_set.variant != variant:
         raise ServiceError(_("This rule set is for another variant."))

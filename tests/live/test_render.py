@@ -75,5 +75,5 @@ def test_it_gives_a_spectator_no_controls_and_no_seat(duel) -> None:
 
 
 def test_it_marks_the_socket_frame_for_an_out_of_band_swap(duel) -> None:
-    assert 'hx-swap-oob="true"' in render_table(duel, 0, oob=True)
+    assert 'hx-swap-oob="morph"' in render_table(duel, 0, oob=True)
     assert "hx-swap-oob" not in render_table(duel, 0)
