@@ -197,6 +197,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         trump=None if obs.trump is None else trump_label(TRUMP_CODES[obs.trump]),
         trump_red=obs.trump in (1, 2),
         taker_name=None if obs.taker is None else names.get(obs.taker),
+        contract=_contract(obs.trump, None if obs.taker is None else names.get(obs.taker)),
         trick=[
             {
                 "seat": s,
@@ -254,6 +255,18 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         say=_say(obs, seat, names, trick, complete, winner),
     )
     return context
+
+
+def _contract(trump: int | None, taker: str | None) -> str | None:
+    """The contract as one sentence ("Trump No trump" read badly)."""
+    if trump is None:
+        return None
+    if trump == NO_TRUMP:
+        return _("No trump, taken by %(name)s") % {"name": taker}
+    return _("Trump %(suit)s, taken by %(name)s") % {
+        "suit": trump_label(TRUMP_CODES[trump]),
+        "name": taker,
+    }
 
 
 def format_label(value: str) -> str:
@@ -447,6 +460,9 @@ def _result_view(deal: Deal, names: dict[int, str], variant: str) -> dict[str, A
         ) % {"side": side_names[capot]}
     return {
         "summary": sentences[outcome] % {"name": taker} if outcome in sentences else "",
+        "trump_sentence": _("No trump.")
+        if result.get("trump") == "NT"
+        else _("Trump: %(suit)s.") % {"suit": trump_label(result.get("trump"))},
         "capot_sentence": capot_sentence,
         "number": deal.number,
         "void": result["void"],

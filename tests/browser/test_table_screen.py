@@ -149,6 +149,8 @@ def test_it_plays_a_whole_deal_with_the_keyboard_alone(new_page, site_db, varian
     sign_up(page, "Gus")
     table_id = bot_table(page, variant, site_db)
     tp = TablePage(page, table_id, site_db).wait_live()
+    # The live region is one element for the whole visit (never swapped out).
+    page.evaluate("() => { document.getElementById('table-announcer').dataset.kept = 'yes'; }")
     keys = 0
     last = None
     while tp.wait_turn(last) != "result":
@@ -164,11 +166,14 @@ def test_it_plays_a_whole_deal_with_the_keyboard_alone(new_page, site_db, varian
             keys += 1
             continue
         assert tp.focused() in tp.card_buttons()
+        assert page.inner_text("#table-announcer").endswith("Your turn.")
         page.keyboard.press("ArrowRight")  # along the playable cards...
         page.keyboard.press("Enter")  # ...and play the focused one
         keys += 2
         tp.card_plays += 1
     assert tp.card_plays == {"belote": 8, "open_blot": 16}[variant]
+    assert page.get_attribute("#table-announcer", "data-kept") == "yes"
+    assert "wins the trick." in page.inner_text("#table-announcer")
     assert site_db.deal(table_id, 1)["status"] == "finished"
     tp.assert_clean()
     print(f"\n{latency_note(tp, f'{variant} keyboard')}; {keys} keys for the deal")
