@@ -28,10 +28,11 @@ from engine.cards import (
     Card,
     mask_of,
 )
+from engine.cards import card as card_of
 from engine.declarations import Declaration
 from engine.observe import Observation, observe
 from games.models import Deal, Match, Table
-from games.templatetags.blot import SUIT_SYMBOLS, kind_label, trump_label
+from games.templatetags.blot import SUIT_SYMBOLS, format_label, kind_label, trump_label
 
 SPECTATORS_CANNOT_PLAY = gettext_lazy("Spectators cannot play.")
 MOVE_FAILED = gettext_lazy(
@@ -60,9 +61,7 @@ def card_view(card: Card, play_version: int | None = None) -> dict[str, Any]:
 
 
 def code_view(code: str) -> dict[str, Any]:
-    from engine.cards import card
-
-    return card_view(card(code))
+    return card_view(card_of(code))
 
 
 def _hand_key(trump: int | None):
@@ -269,12 +268,6 @@ def _contract(trump: int | None, taker: str | None) -> str | None:
     }
 
 
-def format_label(value: str) -> str:
-    from games.templatetags.blot import format_label as label
-
-    return label(value)
-
-
 def _to_act_label(obs: Observation, name: str | None) -> str | None:
     if name is None:
         return None
@@ -303,10 +296,8 @@ def _trick_on_table(obs: Observation) -> tuple[list[tuple[int, Card]], bool, int
         return list(obs.trick), False, None
     if obs.phase in ("play", "over") and obs.tricks:
         last = obs.tricks[-1]
-        from engine.cards import card
-
         seats = [(last.leader + i) % obs.seats for i in range(len(last.cards))]
-        return [(s, card(c)) for s, c in zip(seats, last.cards, strict=True)], True, last.winner
+        return [(s, card_of(c)) for s, c in zip(seats, last.cards, strict=True)], True, last.winner
     return [], False, None
 
 
