@@ -164,3 +164,38 @@ def test_it_tells_the_live_header_the_match_is_over(make_table, alice) -> None:
     status = re.search(r"<span[^>]*data-status>([^<]*)<", html).group(1)
     assert status == "Match over"
     assert "data-match-score" in html
+
+
+def belote_deck_with_belote(dealer: int) -> list[int]:
+    """A deck where, once the first bidder takes, someone holds trump King and Queen."""
+    rules = RuleSet.build("belote")
+    for seed in range(1000):
+        deck = shuffled_deck(random.Random(seed))
+        deal = new_deal(rules, dealer, deck)
+        deal.apply(next(a for a in deal.legal_actions() if a.type == "take"))
+        if deal.belote_seat is not None:
+            return deck
+    raise AssertionError("no such deck in 1000 shuffles")
+
+
+def test_it_calls_belote_at_the_seat_that_played_it(make_table, alice) -> None:
+    table = all_bots(make_table(alice, "belote", others=["easy", "easy", "easy"]))
+    live = live_of(table)
+    live.deal.deck = [CODES[c] for c in belote_deck_with_belote(live.deal.dealer)]
+    live.deal.save(update_fields=["deck"])
+    live = live_of(table)
+    take = next(a for a in live.engine.legal_actions() if a.type == "take")
+    submit(table.pk, take, live.table.version, by_server=True)
+    while not (live := live_of(table)).engine.announcements:
+        submit(table.pk, live.engine.legal_actions()[0], live.table.version, by_server=True)
+    seat = live.engine.announcements[0][0]
+    html = render_table(table, None)
+    place = html.split(f'data-seat-place="{seat}"', 1)[1].split("data-seat-place", 1)[0]
+    assert '<span class="callout">Belote!</span>' in place
+    assert html.count('class="callout"') == 1
+    # Said as it happens: gone once its trick is won and the next one led.
+    said_in = len(live.engine.tricks)
+    while len(live.engine.tricks) == said_in or not live.engine.trick:
+        submit(table.pk, live.engine.legal_actions()[0], live.table.version, by_server=True)
+        live = live_of(table)
+    assert '<span class="callout">Belote!</span>' not in render_table(table, None)
