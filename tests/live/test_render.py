@@ -101,6 +101,7 @@ def test_it_leaves_the_completed_trick_in_the_middle_with_its_winner(duel) -> No
         middle = TRICK.search(html).group(0)
         assert "data-complete" in middle and f'data-winner="{winner}"' in middle
         assert sorted(TRICK_SEATS.findall(html)) == ["0", "1"]
+        assert "points in 1 trick." in html and "points in 0 tricks." in html
     submit(duel.pk, live.engine.legal_actions()[0], live.table.version)  # the next lead
     html = render_table(duel, None)
     assert "data-complete" not in TRICK.search(html).group(0)
