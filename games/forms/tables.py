@@ -39,6 +39,8 @@ def format_label(fmt: MatchFormat) -> str:
     # (Russian: "до 501 очка", "до 1000 очков").
     if fmt.kind == "first_to":
         return ngettext("First to %(n)s point", "First to %(n)s points", fmt.n) % {"n": fmt.n}
+    if fmt.n == 1:
+        return _("A single deal")  # "Best of 1 deals" read badly
     return ngettext("Best of %(n)s deal", "Best of %(n)s deals", fmt.n) % {"n": fmt.n}
 
 
@@ -82,7 +84,16 @@ class TableCreateForm(forms.Form):
         help_text=_("Keeps the bots' play easy to follow."),
     )
 
-    TIMING_FIELDS = ("turn_seconds", "disconnect_grace_seconds", "bot_delay_ms")
+    trick_pause_ms = forms.IntegerField(
+        required=False,
+        label=_("Trick pause (ms)"),
+        min_value=0,
+        max_value=5000,
+        initial=1000,
+        help_text=_("How long a finished trick stays in the middle before it is gathered."),
+    )
+
+    TIMING_FIELDS = ("turn_seconds", "disconnect_grace_seconds", "bot_delay_ms", "trick_pause_ms")
 
     def __init__(self, variant: str, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {})

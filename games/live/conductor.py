@@ -21,15 +21,17 @@ from datetime import datetime, timedelta
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from engine.ai import decide
+from engine.deal import PLAYING
 from engine.observe import observe
-from games.live import presence
+from games.live import notify, presence
 from games.live.play import Live, Refused, current, submit
-from games.models import Seat, Table
+from games.models import Deal, Match, Seat, Table
+from games.services.matches import deal_next
 from games.services.tournaments import advance_due
 
 log = logging.getLogger(__name__)
@@ -52,12 +54,14 @@ def plan(live: Live, now: datetime) -> Plan:
     seat_index = live.engine.to_act
     assert seat_index is not None
     seat = Seat.objects.get(table=table, index=seat_index)
-    # Before the first move of a table nobody has stamped a turn yet.
-    turn_start = table.turn_started_at or live.deal.started_at
-    if not live.engine.history:
-        # Leave the last deal's result on screen a moment before anyone acts.
-        turn_start = max(turn_start, live.deal.started_at + pause_after_deal())
+    # Before the first move of a table nobody has stamped a turn yet; a deal dealt
+    # after the previous one's pause starts its own turn.
+    turn_start = max(table.turn_started_at or live.deal.started_at, live.deal.started_at)
     bot_time = turn_start + timedelta(milliseconds=table.bot_delay_ms)
+    if trick_just_completed(live):
+        # The finished trick stays in the middle a moment; a bot (or a stand-in)
+        # leads the next one only after it has been gathered.
+        bot_time += timedelta(milliseconds=table.trick_pause_ms)
     if seat.bot_level is not None:
         return Plan(seat_index, seat.bot_level, bot_time)
     deadline = turn_start + timedelta(seconds=table.turn_seconds)
@@ -72,8 +76,46 @@ def plan(live: Live, now: datetime) -> Plan:
     return Plan(seat_index, None, deadline)
 
 
+def trick_just_completed(live: Live) -> bool:
+    """A trick was just won and nobody has led the next one yet."""
+    engine = live.engine
+    return engine.phase == PLAYING and not engine.trick and bool(engine.tricks)
+
+
 def pause_after_deal() -> timedelta:
     return timedelta(milliseconds=getattr(settings, "BLOT_NEXT_DEAL_PAUSE_MS", 2500))
+
+
+def next_deal_due(table: Table) -> datetime | None:
+    """When a playing match between deals gets its next deal (the finished deal's
+    result stays on the table until then); ``None`` when no deal is awaited."""
+    match = table.matches.order_by("-id").first()
+    if match is None or match.status != Match.Status.PLAYING:
+        return None
+    if match.deals.filter(status=Deal.Status.PLAYING).exists():
+        return None
+    last = match.deals.filter(status=Deal.Status.FINISHED).order_by("-number").first()
+    finished = last.finished_at if last is not None and last.finished_at else match.started_at
+    return finished + pause_after_deal()
+
+
+def deal_if_due(table: Table, now: datetime) -> bool:
+    """Deal the next deal once the pause after the last one is over."""
+    due = next_deal_due(table)
+    if due is None:
+        Table.objects.filter(pk=table.pk, version=table.version).update(wakeup_at=None)
+        return False
+    if due > now:
+        Table.objects.filter(pk=table.pk, version=table.version).update(wakeup_at=due)
+        return False
+    match = table.matches.order_by("-id").first()
+    deal = deal_next(match.pk)
+    if deal is None:
+        return False  # another process dealt it first
+    table.refresh_from_db(fields=["version"])
+    version = table.version
+    transaction.on_commit(lambda: notify.table_changed(table.pk, version, []))
+    return True
 
 
 def act_if_due(table_id: int, now: datetime | None = None) -> bool:
@@ -83,8 +125,7 @@ def act_if_due(table_id: int, now: datetime | None = None) -> bool:
     table = Table.objects.get(pk=table_id)
     live = current(table)
     if live is None:
-        Table.objects.filter(pk=table_id, version=table.version).update(wakeup_at=None)
-        return False
+        return deal_if_due(table, now)
     step = plan(live, now)
     if step.level is None or step.at > now:
         Table.objects.filter(pk=table_id, version=table.version).update(wakeup_at=step.at)

@@ -28,10 +28,11 @@ from engine.cards import (
     Card,
     mask_of,
 )
+from engine.cards import card as card_of
 from engine.declarations import Declaration
 from engine.observe import Observation, observe
 from games.models import Deal, Match, Table
-from games.templatetags.blot import SUIT_SYMBOLS, kind_label, trump_label
+from games.templatetags.blot import SUIT_SYMBOLS, format_label, kind_label, trump_label
 
 SPECTATORS_CANNOT_PLAY = gettext_lazy("Spectators cannot play.")
 MOVE_FAILED = gettext_lazy(
@@ -51,6 +52,7 @@ def card_view(card: Card, play_version: int | None = None) -> dict[str, Any]:
         "rank": RANK_LABELS[card & 7],
         "suit": SUIT_SYMBOLS[SUITS[suit]],
         "red": suit in (1, 2),
+        "court": card & 7 in (4, 5, 6),
         "playable": play_version is not None,
     }
     if play_version is not None:
@@ -59,9 +61,7 @@ def card_view(card: Card, play_version: int | None = None) -> dict[str, Any]:
 
 
 def code_view(code: str) -> dict[str, Any]:
-    from engine.cards import card
-
-    return card_view(card(code))
+    return card_view(card_of(code))
 
 
 def _hand_key(trump: int | None):
@@ -99,6 +99,8 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "match": match,
         "version": table.version,
+        "format": format_label(table.format),
+        "trick_pause_ms": table.trick_pause_ms,
     }
     if match is None:
         return context
@@ -111,25 +113,32 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     shown = open_deal or (finished[-1] if finished else None)
     n = table.seat_count
     base = seat if seat is not None else 0
+    side_names = _side_names(table.variant, names)
+    rows = list(match.score_rows.order_by("number"))
+    match_over = match.status == Match.Status.FINISHED
     context.update(
         names=names,
-        side_names=_side_names(table.variant, names),
-        rows=list(match.score_rows.order_by("number")),
-        match_over=match.status == Match.Status.FINISHED,
-        winner_name=None
-        if match.winner is None
-        else _side_names(table.variant, names)[match.winner],
-        last_result=_result_view(finished[-1], names) if finished else None,
+        side_names=side_names,
+        rows=rows,
+        match_over=match_over,
+        winner_name=None if match.winner is None else side_names[match.winner],
+        last_result=_result_view(finished[-1], names, table.variant) if finished else None,
+        score=_match_score(table, seat, side_names, rows),
     )
     if shown is None:
         return context
     obs = observe(shown.rebuild(), seat)
+    # Between deals (and at match end) the finished deal stays on the table: its
+    # last trick and its result, until the next deal is dealt.
+    between_deals = open_deal is None
     legal_cards = {a.card for a in obs.legal if a.type == "play"}
     version = table.version
     deadline_ms = None
     if open_deal is not None and obs.to_act is not None and obs.to_act not in bots:
-        start = table.turn_started_at or open_deal.started_at
+        start = max(table.turn_started_at or open_deal.started_at, open_deal.started_at)
         deadline_ms = int((start + timedelta(seconds=table.turn_seconds)).timestamp() * 1000)
+    trick, complete, winner = _trick_on_table(obs)
+    callouts = _callouts(obs, trick)
     seats = []
     for s in range(n):
         position = (s - base) % n
@@ -144,6 +153,9 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
             "hand_size": obs.hand_sizes[s],
             "is_bot": s in bots,
             "backs": range(obs.hand_sizes[s]),
+            "clock": deadline_ms is not None and s == obs.to_act,
+            "callouts": callouts.get(s, []),
+            "tricks_won": obs.tricks_won[s % 2],
         }
         if obs.stacks:
             view["stacks"] = [
@@ -152,38 +164,60 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
                     if top is None
                     else card_view(top, _if(s == seat and top in legal_cards, version)),
                     "face_down": down,
+                    # Own stacks that cannot be played now are dimmed, like a hand.
+                    "dim": s == seat and obs.to_act == seat and obs.phase == "play"
+                    and top not in legal_cards,
                 }
                 for top, down in obs.stacks[s]
             ]
         seats.append(view)
     seats.sort(key=lambda v: v["position"])
+    to_act_name = None if obs.to_act is None else names.get(obs.to_act)
     context.update(
         deal=shown,
         obs=obs,
+        between_deals=between_deals,
         to_act=obs.to_act,
-        to_act_name=None if obs.to_act is None else names.get(obs.to_act),
+        to_act_name=to_act_name,
+        to_act_label=_to_act_label(obs, to_act_name),
         my_turn=seat is not None and obs.to_act == seat,
         playing_my_turn=seat is not None and obs.to_act == seat and obs.phase == "play",
         seats=seats,
         me=next((v for v in seats if v["is_me"]), None),
-        others=[v for v in seats if not v["is_me"]],
+        bottom=seats[0],
+        others=seats[1:],
         hand=[
             card_view(c, _if(c in legal_cards, version))
             for c in sorted(obs.hand, key=_hand_key(obs.trump))
         ],
-        proposed=None if obs.proposed is None else card_view(obs.proposed),
+        proposed=None
+        if obs.proposed is None or obs.phase != "bidding"
+        else card_view(obs.proposed),
         trump=None if obs.trump is None else trump_label(TRUMP_CODES[obs.trump]),
         trump_red=obs.trump in (1, 2),
+        taker_name=None if obs.taker is None else names.get(obs.taker),
+        contract=_contract(obs.trump, None if obs.taker is None else names.get(obs.taker)),
         trick=[
-            {"seat": s, "name": names.get(s), "position": (s - base) % n, "card": card_view(c)}
-            for s, c in obs.trick
+            {
+                "seat": s,
+                "name": names.get(s),
+                "position": (s - base) % n,
+                "card": card_view(c),
+                "won": complete and s == winner,
+            }
+            for s, c in trick
         ],
+        trick_complete=complete,
+        trick_winner=winner,
+        trick_winner_position=None if winner is None else (winner - base) % n,
         last_trick=_last_trick(obs, names, base, n),
         bids=[
             {
                 "label": _bid_label(a),
                 "action": a.type,
                 "trump": a.to_dict().get("trump", ""),
+                "red": a.type == "choose" and a.trump in (1, 2),
+                "key": _bid_key(a),
                 "vals": _vals({**a.to_dict(), "version": version}),
             }
             for a in obs.legal
@@ -217,8 +251,148 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         tricks_won=obs.tricks_won,
         deadline_ms=deadline_ms,
         history_bids=_bids_so_far(obs, names),
+        say=_say(obs, seat, names, trick, complete, winner),
     )
     return context
+
+
+def _contract(trump: int | None, taker: str | None) -> str | None:
+    """The contract as one sentence ("Trump No trump" read badly)."""
+    if trump is None:
+        return None
+    if trump == NO_TRUMP:
+        return _("No trump, taken by %(name)s") % {"name": taker}
+    return _("Trump %(suit)s, taken by %(name)s") % {
+        "suit": trump_label(TRUMP_CODES[trump]),
+        "name": taker,
+    }
+
+
+def _to_act_label(obs: Observation, name: str | None) -> str | None:
+    if name is None:
+        return None
+    if obs.phase == "bidding":
+        return _("%(name)s to bid") % {"name": name}
+    return _("%(name)s to play") % {"name": name}
+
+
+#: Keys for the bidding buttons (shown on them): P pass, T take, the suit's
+#: letter to choose it, N for no trump.
+BID_KEYS = {"pass": "p", "take": "t"}
+
+
+def _bid_key(action: Any) -> str:
+    if action.type in BID_KEYS:
+        return BID_KEYS[action.type]
+    if action.type == "choose":
+        return "n" if action.trump == NO_TRUMP else TRUMP_CODES[action.trump].lower()
+    return ""
+
+
+def _trick_on_table(obs: Observation) -> tuple[list[tuple[int, Card]], bool, int | None]:
+    """The cards in the middle: the trick being played, or, until the next card is
+    led (and between deals), the trick just completed, with its winner."""
+    if obs.trick:
+        return list(obs.trick), False, None
+    if obs.phase in ("play", "over") and obs.tricks:
+        last = obs.tricks[-1]
+        seats = [(last.leader + i) % obs.seats for i in range(len(last.cards))]
+        return [(s, card_of(c)) for s, c in zip(seats, last.cards, strict=True)], True, last.winner
+    return [], False, None
+
+
+def _callouts(obs: Observation, trick: list[tuple[int, Card]]) -> dict[int, list[str]]:
+    """Short words said at a seat as they happen: Belote/Rebelote (and Open Blot's
+    Blot) while the card that made them is in the middle, Open Blot declarations
+    during the first trick."""
+    out: dict[int, list[str]] = {}
+    in_middle = {c: s for s, c in trick}
+    words = {"belote": _("Belote!"), "rebelote": _("Rebelote!")}
+    if obs.trump is not None and obs.trump != NO_TRUMP:
+        king, queen = obs.trump * 8 + 6, obs.trump * 8 + 5
+        for s, w in obs.announcements:
+            for c in (king, queen):
+                if in_middle.get(c) == s and words[w] not in out.get(s, []):
+                    # The word goes with the card: belote on the first of the
+                    # pair, rebelote on the second.
+                    played_first = _played_index(obs, c) < _played_index(obs, king + queen - c)
+                    if (w == "belote") == played_first:
+                        out.setdefault(s, []).append(words[w])
+        if obs.variant == "open_blot":
+            for c in (king, queen):
+                s = in_middle.get(c)
+                other = king + queen - c
+                if s is not None and _played_by(obs, other) == s and _played_index(
+                    obs, other
+                ) < _played_index(obs, c):
+                    out.setdefault(s, []).append(_("Blot!"))
+    if obs.variant == "open_blot" and len(obs.tricks) + bool(obs.trick) <= 1:
+        for d in obs.declarations:
+            out.setdefault(d.seat, []).append(kind_label(d.kind))
+    return out
+
+
+def _plays(obs: Observation) -> list[tuple[int, Card]]:
+    return [(a.seat, a.card) for a in obs.history if a.type == "play"]
+
+
+def _played_index(obs: Observation, c: Card) -> int:
+    for i, (_s, played) in enumerate(_plays(obs)):
+        if played == c:
+            return i
+    return 10_000  # not played yet
+
+
+def _played_by(obs: Observation, c: Card) -> int | None:
+    return next((s for s, played in _plays(obs) if played == c), None)
+
+
+def _say(
+    obs: Observation,
+    seat: int | None,
+    names: dict[int, str],
+    trick: list[tuple[int, Card]],
+    complete: bool,
+    winner: int | None,
+) -> str:
+    """One short sentence for the screen reader's polite live region: what just
+    happened (the card played, the trick's winner) and whether it is your turn."""
+    parts = []
+    last = obs.history[-1] if obs.history else None
+    if last is not None and last.type == "play":
+        view = card_view(last.card)
+        parts.append(
+            _("%(name)s played %(rank)s%(suit)s.")
+            % {"name": names.get(last.seat, "?"), "rank": view["rank"], "suit": view["suit"]}
+        )
+        if complete and winner is not None:
+            parts.append(_("%(name)s wins the trick.") % {"name": names.get(winner, "?")})
+    elif last is not None and last.type in ("pass", "take", "choose"):
+        parts.append(
+            _("%(name)s: %(bid)s.") % {"name": names.get(last.seat, "?"), "bid": _bid_label(last)}
+        )
+    if seat is not None and obs.to_act == seat:
+        parts.append(_("Your turn."))
+    return " ".join(parts)
+
+
+def _match_score(
+    table: Table, seat: int | None, side_names: list[str], rows: list[Any]
+) -> dict[str, Any]:
+    """The running match score from the viewer's side: us first, then them."""
+    totals = list(rows[-1].totals) if rows else [0, 0]
+    mine = 0 if seat is None else seat % 2
+    if seat is None:
+        labels = side_names
+    elif table.variant == "belote":
+        labels = [_("Us"), _("Them")] if mine == 0 else [_("Them"), _("Us")]
+    else:
+        labels = [_("Me"), _("Opponent")] if mine == 0 else [_("Opponent"), _("Me")]
+    order = [mine, 1 - mine]
+    return {
+        "sides": [{"label": labels[i], "points": totals[i], "side": i} for i in order],
+        "target": format_label(table.format),
+    }
 
 
 def _declaration_label(action: Any) -> str:
@@ -254,12 +428,33 @@ def _side_names(variant: str, names: dict[int, str]) -> list[str]:
     return [names.get(0, "?"), names.get(1, "?")]
 
 
-def _result_view(deal: Deal, names: dict[int, str]) -> dict[str, Any] | None:
+def _result_view(deal: Deal, names: dict[int, str], variant: str) -> dict[str, Any] | None:
     result = deal.result
     if not result:
         return None
     outcome_labels = {"made": _("made"), "inside": _("inside"), "litige": _("litige")}
+    taker = names.get(result["taker"]) if result.get("taker") is not None else None
+    sentences = {
+        "made": _("%(name)s made the contract."),
+        "inside": _("%(name)s went inside."),
+        "litige": _("Litige: the points in dispute are held for the next deal."),
+    }
+    outcome = result.get("outcome") or ""
+    side_names = _side_names(variant, names)
+    capot = result.get("capot")
+    capot_sentence = None
+    if capot is not None:
+        capot_sentence = (
+            _("Capot: %(side)s won every trick.")
+            if variant == "belote"
+            else _("Kapout: %(side)s won every trick.")
+        ) % {"side": side_names[capot]}
     return {
+        "summary": sentences[outcome] % {"name": taker} if outcome in sentences else "",
+        "trump_sentence": _("No trump.")
+        if result.get("trump") == "NT"
+        else _("Trump: %(suit)s.") % {"suit": trump_label(result.get("trump"))},
+        "capot_sentence": capot_sentence,
         "number": deal.number,
         "void": result["void"],
         "trump": trump_label(result.get("trump")),
@@ -275,6 +470,8 @@ def _result_view(deal: Deal, names: dict[int, str]) -> dict[str, Any] | None:
                 "name": names.get(d["seat"]),
                 "kind": d["kind"],
                 "points": d["points"],
+                # One number for the side that declared: in its own column.
+                "side": d["seat"] % 2,
                 "counted": d["counted"],
                 "cards": [code_view(c) for c in d["cards"]],
             }

@@ -77,6 +77,13 @@ class Table(models.Model):
         default=700,
         validators=[MaxValueValidator(10_000)],
     )
+    # How long a completed trick stays in the middle, winner marked, before it is
+    # gathered and the next lead may be made by a bot (people may lead at once).
+    trick_pause_ms = models.PositiveIntegerField(
+        _("trick pause (ms)"),
+        default=1000,
+        validators=[MaxValueValidator(5000)],
+    )
     spectator_count = models.PositiveIntegerField(_("spectators"), default=0)
     # Live play: when the seat to act got its turn (the turn clock and bot pauses
     # count from here) and when the server should next look at the table.

@@ -1,8 +1,9 @@
 """Starting a match, dealing, and closing a deal into the score table.
 
-Live play (applying actions as they arrive) is the next issue; it will append
-to ``Deal.actions`` and call :func:`finish_deal` when the engine says the deal
-is over.
+Live play (``games.live.play``) appends to ``Deal.actions`` and calls
+:func:`finish_deal` when the engine says the deal is over. The next deal is not
+dealt then: the finished deal's result and last trick stay on the table for a
+pause, after which the conductor calls :func:`deal_next`.
 """
 
 from __future__ import annotations
@@ -88,7 +89,8 @@ def fold_match(match: Match) -> EngineMatch:
 @transaction.atomic
 def finish_deal(deal: Deal) -> ScoreRow:
     """Close a deal whose stored actions end it: store the result, append the score
-    row, then deal the next one or finish the match."""
+    row, and finish the match when it is over. The next deal is dealt later, by
+    :func:`deal_next`, so the result can be read on the table first."""
     match = Match.objects.select_for_update().get(pk=deal.match_id)
     deal = Deal.objects.select_for_update().get(pk=deal.pk)
     if deal.is_finished:
@@ -114,10 +116,32 @@ def finish_deal(deal: Deal) -> ScoreRow:
         Tournament.objects.filter(pk=match.tournament_id).update(wakeup_at=match.finished_at)
         table.status = Table.Status.FINISHED
         table.save(update_fields=["status"])
-    else:
-        deal_new(match, number=deal.number + 1, dealer=folded.next_dealer)
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
     return row
+
+
+@transaction.atomic
+def deal_next(match_id: int) -> Deal | None:
+    """Deal the next deal of a playing match that has no deal open; ``None`` (and
+    nothing changed) when there is nothing to deal. Safe to call twice at once:
+    the table row lock serialises callers and the second finds the deal open."""
+    match = Match.objects.get(pk=match_id)
+    table = Table.objects.select_for_update().get(pk=match.table_id)
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.status != Match.Status.PLAYING:
+        return None
+    if match.deals.filter(status=Deal.Status.PLAYING).exists():
+        return None
+    folded = fold_match(match)
+    if folded.is_over:  # pragma: no cover - finish_deal finishes such a match
+        return None
+    last = match.deals.order_by("-number").values_list("number", flat=True).first() or 0
+    deal = deal_new(match, number=last + 1, dealer=folded.next_dealer)
+    # The new deal's first turn starts now (the clock must not count the pause).
+    Table.objects.filter(pk=table.pk).update(
+        version=F("version") + 1, turn_started_at=timezone.now(), wakeup_at=None
+    )
+    return deal
 
 
 def score_row_from(match: Match, deal: Deal | None, row) -> ScoreRow:

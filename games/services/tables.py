@@ -21,7 +21,9 @@ from games.services.errors import ServiceError
 from games.services.matches import start_match
 
 OPEN = "open"
-TIMING_FIELDS = frozenset({"turn_seconds", "disconnect_grace_seconds", "bot_delay_ms"})
+TIMING_FIELDS = frozenset(
+    {"turn_seconds", "disconnect_grace_seconds", "bot_delay_ms", "trick_pause_ms"}
+)
 SEAT_CHOICES = (OPEN, *BotLevel.values)
 
 
@@ -117,9 +119,9 @@ def create_table(
 ) -> Table:
     """A new table with ``user`` in seat 0 and ``others`` ("open" or a bot level)
     in seats 1.. . Starts the match at once when no seat is left open. ``timing``:
-    ``turn_seconds``, ``disconnect_grace_seconds``, ``bot_delay_ms`` (validated
-    against the model's limits). ``address``: where the request came from, for
-    the per-address limit. Refuses with ``ServiceError`` past the creation limits
+    ``turn_seconds``, ``disconnect_grace_seconds``, ``bot_delay_ms``, ``trick_pause_ms``
+    (validated against the model's limits). ``address``: where the request came from,
+    for the per-address limit. Refuses with ``ServiceError`` past the creation limits
     (``BLOT_TABLES_PER_USER_HOURLY``, ``BLOT_TABLES_PER_ADDRESS_HOURLY``,
     ``BLOT_BOT_TABLES_PER_USER``)."""
     if rule_set.variant != variant:

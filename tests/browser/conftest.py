@@ -98,9 +98,9 @@ def new_page(browser, blot_server: Server) -> Iterator[Callable[[], object]]:
     """Open a page in a fresh browser context (its own cookies: another person)."""
     contexts = []
 
-    def open_page():
+    def open_page(viewport: dict[str, int] | None = None):
         context = browser.new_context(
-            base_url=blot_server.url, viewport={"width": 1200, "height": 900}
+            base_url=blot_server.url, viewport=viewport or {"width": 1200, "height": 900}
         )
         context.set_default_timeout(20_000)
         context.add_init_script(RECORDER_JS)

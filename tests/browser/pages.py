@@ -28,24 +28,59 @@ RECORDER_JS = """
 (() => {
   const rec = window.__blot = {
     opened: 0, frames: 0, errors: [], versions: [], cardButtons: 0, actionButtons: 0, seen: [],
-    offTurnButtons: 0,
+    offTurnButtons: 0, maxComplete: 0, log: [], results: [], bytes: [], clicks: [], latencies: [],
   };
   function snapshot() {
     const root = document.getElementById("table-root");
     if (!root) return;
-    rec.versions.push(Number(root.dataset.version));
+    const version = Number(root.dataset.version);
+    rec.versions.push(version);
     rec.cardButtons = Math.max(rec.cardButtons, root.querySelectorAll("button[data-card]").length);
     const actions = root.querySelectorAll("button[data-action]").length;
     rec.actionButtons = Math.max(rec.actionButtons, actions);
     if (root.dataset.toAct !== root.dataset.seat && actions > 0) rec.offTurnButtons += 1;
-    for (const el of root.querySelectorAll(".trick-area [data-card], .last-trick [data-card]")) {
-      if (!rec.seen.includes(el.dataset.card)) rec.seen.push(el.dataset.card);
+    const trick = root.querySelector("[data-trick]");
+    const inTrick = trick ? [...trick.querySelectorAll("[data-trick-seat] [data-card]")]
+      .map((el) => el.dataset.card) : [];
+    for (const card of inTrick) if (!rec.seen.includes(card)) rec.seen.push(card);
+    const complete = !!trick && trick.hasAttribute("data-complete");
+    if (complete) rec.maxComplete = Math.max(rec.maxComplete, inTrick.length);
+    const result = root.querySelector("[data-deal-result]");
+    rec.log.push({
+      version, deal: Number(root.dataset.deal || 0), complete, trick: inTrick.length,
+      result: !!result,
+    });
+    if (result && !rec.results.some((r) => r.version === version)) {
+      const rows = {};
+      for (const tr of result.querySelectorAll("table.breakdown tr")) {
+        const th = tr.querySelector("th");
+        const cells = [...tr.querySelectorAll("td")].map((td) => td.textContent.trim());
+        if (th) rows[th.textContent.trim()] = cells;
+      }
+      rec.results.push({
+        version, deal: Number(root.dataset.deal || 0), rows, trick: inTrick, complete,
+        title: (result.querySelector("h3") || {}).textContent,
+        scoreRows: root.querySelectorAll("#score-table tbody tr").length,
+      });
+    }
+    const now = performance.now();
+    for (const click of rec.clicks) {
+      if (click.done === undefined && inTrick.includes(click.card)) {
+        click.done = now;
+        rec.latencies.push(now - click.at);
+      }
     }
   }
   document.addEventListener("DOMContentLoaded", snapshot);
   document.addEventListener("htmx:wsOpen", () => { rec.opened += 1; });
+  // A click (or Enter) on a playable card: the latency runs until it is in the trick.
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("button[data-card]");
+    if (button) rec.clicks.push({ card: button.dataset.card, at: performance.now() });
+  }, true);
   document.addEventListener("htmx:wsBeforeMessage", (event) => {
     const message = (event.detail.message || "").trim();
+    rec.bytes.push(new TextEncoder().encode(event.detail.message || "").length);
     if (message.startsWith('<div id="table-error"')) {
       rec.errors.push(message.replace(/<[^>]*>/g, "").trim());
     }
@@ -59,7 +94,7 @@ RECORDER_JS = """
 WAIT_TURN_JS = """(last) => {
   const root = document.getElementById("table-root");
   if (!root) return false;
-  if (document.getElementById("deal-result")) return "result";
+  if (window.__blot.results.length || root.querySelector("[data-deal-result]")) return "result";
   const mine = root.dataset.seat !== "" && root.dataset.toAct === root.dataset.seat;
   return mine && root.dataset.version !== last ? "turn" : false;
 }"""
@@ -95,6 +130,11 @@ class SiteDB:
         setting; 700 ms by default, which only slows the tests down)."""
         with sqlite3.connect(self.path, timeout=10) as db:
             db.execute("UPDATE games_table SET bot_delay_ms = ? WHERE id = ?", (ms, table_id))
+
+    def set_trick_pause(self, table_id: int, ms: int) -> None:
+        """How long a completed trick stays in the middle (1000 ms by default)."""
+        with sqlite3.connect(self.path, timeout=10) as db:
+            db.execute("UPDATE games_table SET trick_pause_ms = ? WHERE id = ?", (ms, table_id))
 
     def stop_tables(self) -> None:
         """Mark every playing table finished, so the server's conductor leaves it be."""
@@ -210,12 +250,39 @@ class TablePage:
 
     def my_cards(self) -> list[str]:
         """The viewer's own cards: the hand (Belote) or their stacks' face-up cards."""
-        return self.cards("#table-root .my-area [data-card]")
+        return self.cards("#table-root [data-hand] [data-card]")
 
     def table_cards(self) -> list[str]:
-        """The trick in progress and the last trick, in order."""
-        return self.cards(
-            "#table-root .trick-area [data-card], #table-root .last-trick [data-card]"
+        """The cards in the middle of the felt (the trick, or the one just won)."""
+        return self.cards("#table-root [data-trick] [data-card]")
+
+    def box(self, selector: str) -> dict[str, float]:
+        """An element's box in page coordinates (not moved by scrolling)."""
+        box = self.page.eval_on_selector(
+            selector,
+            "el => { const r = el.getBoundingClientRect();"
+            " return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height}; }",
+        )
+        assert box["width"] > 0 and box["height"] > 0, f"{selector} is not drawn"
+        return box
+
+    def assert_on_first_screen(self, *selectors: str) -> None:
+        """Each element lies inside the viewport with the page scrolled to the top."""
+        view = self.page.viewport_size
+        for selector in selectors:
+            box = self.box(selector)
+            assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
+            assert box["x"] + box["width"] <= view["width"] + 0.5, (selector, box, view)
+            assert box["y"] + box["height"] <= view["height"] + 0.5, (selector, box, view)
+
+    def page_width(self) -> int:
+        return self.page.evaluate("() => document.documentElement.scrollWidth")
+
+    def focused(self) -> str:
+        """What has the keyboard focus: a card's code, a control's action, or the tag."""
+        return self.page.evaluate(
+            "() => { const el = document.activeElement;"
+            " return el.dataset.card || el.dataset.action || el.tagName; }"
         )
 
     def record(self) -> dict[str, Any]:

@@ -18,24 +18,17 @@ from tests.browser.servers import Server, manage
 BOT_DELAY_MS = 150
 
 
-def breakdown_row(page, header: str) -> list[str]:
-    th = page.locator(f"th:text-is('{header}')")
-    row = page.locator("#deal-result table.breakdown tr", has=th)
-    return [cell.strip() for cell in row.locator("td").all_inner_texts()]
-
-
 def assert_deal_one_result_shown(tp: TablePage, db: SiteDB) -> dict:
-    """Deal 1 is over in the database and its result and score row are on the page."""
+    """Deal 1 is over in the database, and its result and score row were on the
+    table (as the recorder saw them, since the next deal follows after a pause)."""
     deal = db.deal(tp.table_id, 1)
     assert deal["status"] == "finished"
     result = deal["result"]
-    page = tp.page
-    assert "Deal 1 result" in page.locator("#deal-result h3").inner_text()
-    assert breakdown_row(page, "Card points") == [str(p) for p in result["card_points"]]
-    assert breakdown_row(page, "Deal points") == [str(p) for p in result["deal_points"]]
-    first_row = page.locator("#score-table tbody tr").first
-    assert first_row.locator("td").first.inner_text().strip() == "1"
-    assert page.locator("#score-table tbody tr").count() == 1
+    shown = tp.record()["results"][0]
+    assert shown["deal"] == 1 and "Deal 1 result" in shown["title"]
+    assert shown["rows"]["Card points"] == [str(p) for p in result["card_points"]]
+    assert shown["rows"]["Deal points"] == [str(p) for p in result["deal_points"]]
+    assert shown["scoreRows"] == 1
     return deal
 
 
@@ -47,7 +40,7 @@ def test_it_plays_a_whole_belote_deal_against_three_bots_by_clicking(new_page, s
     tp = TablePage(page, table_id, site_db).wait_live()
     assert tp.attr("data-variant") == "belote"
     assert tp.seat() == 0
-    assert name in page.locator(".my-area .seat-name").inner_text()
+    assert name in page.locator('[data-seat-place="0"] .seat-name').inner_text()
 
     tp.play()
 
@@ -135,8 +128,8 @@ def test_it_plays_open_blot_against_a_hard_bot_with_an_announcement_by_f2(
     page.wait_for_function(
         "v => document.getElementById('table-root').dataset.version > v", arg=version
     )
-    entry = page.locator(".side-info ul.declarations li", has_text=f"{name}: {label}")
-    assert sorted(tp.cards(".side-info ul.declarations li [data-card]")) == declared
+    entry = page.locator(".more ul.declarations li", has_text=f"{name}: {label}")
+    assert sorted(tp.cards(".more ul.declarations li [data-card]")) == declared
     assert entry.count() == 1
     stored = site_db.deal(table_id, 1)["actions"][-1]
     assert stored == {"seat": 0, "type": "declare", "cards": stored["cards"]}
@@ -149,7 +142,7 @@ def test_it_plays_open_blot_against_a_hard_bot_with_an_announcement_by_f2(
     mine = [d for d in deal["result"]["declarations"] if d["seat"] == 0]
     assert len(mine) == 1
     assert set(declared) <= set(mine[0]["cards"])  # a run may grow as cards turn up
-    rows = page.locator("#deal-result table.breakdown th").all_inner_texts()
+    rows = list(tp.record()["results"][0]["rows"])
     assert any(row.startswith(str(kind_label(mine[0]["kind"]))) for row in rows), rows
     tp.assert_clean()
 
@@ -162,7 +155,7 @@ def test_it_shows_a_spectator_every_card_as_it_is_played(new_page, site_db):
     player = TablePage(player_page, table_id, site_db).wait_live()
     watcher = TablePage(new_page(), table_id, site_db).open()  # anonymous: a spectator
     assert watcher.seat() is None
-    assert watcher.page.locator("#table-root .status-bar .badge", has_text="Watching").count()
+    assert watcher.page.locator("#table-root .table-head .badge", has_text="Watching").count()
 
     def same_view(tp: TablePage) -> None:
         # Whenever the player is to act, the spectator shows the same version and

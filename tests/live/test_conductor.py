@@ -189,3 +189,45 @@ def test_the_worker_command_refuses_the_in_memory_layer(settings) -> None:
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     with pytest.raises(CommandError, match="REDIS_URL"):
         call_command("blotworker")
+
+
+def finish_first_deal(table: Table) -> Deal:
+    """Play the open deal to its end through the move service (any legal moves)."""
+    match = table.current_match()
+    while (live := live_of(table)) is not None:
+        submit(table.pk, live.engine.legal_actions()[-1], live.table.version)
+    return match.deals.get(number=1)
+
+
+def test_it_deals_the_next_deal_only_after_the_pause(make_table, alice, bob, settings) -> None:
+    settings.BLOT_NEXT_DEAL_PAUSE_MS = 2500
+    table, _seat = human_to_act(make_table, alice, bob)
+    first = finish_first_deal(table)
+    table.refresh_from_db()
+    version = table.version
+    assert not act_if_due(table.pk, now=first.finished_at + timedelta(milliseconds=2400))
+    table.refresh_from_db()
+    assert table.wakeup_at == first.finished_at + timedelta(milliseconds=2500)
+    assert not table.current_match().deals.filter(number=2).exists()
+    assert act_if_due(table.pk, now=first.finished_at + timedelta(milliseconds=2500))
+    table.refresh_from_db()
+    second = table.current_match().deals.get(number=2)
+    assert second.status == Deal.Status.PLAYING
+    assert table.version == version + 1
+    # Dealt once: a second pass finds the deal open and leaves it to the player.
+    assert not act_if_due(table.pk, now=later(3))
+    assert table.current_match().deals.count() == 2
+
+
+def test_it_makes_a_bot_wait_for_the_completed_trick_before_leading(make_table, alice) -> None:
+    table = all_bots(make_table(alice, "open_blot", others=["easy"]))
+    table.bot_delay_ms = 100
+    table.trick_pause_ms = 1500
+    table.save()
+    while not (live := live_of(table)).engine.tricks:
+        submit(table.pk, live.engine.legal_actions()[0], live.table.version, by_server=True)
+    start = live.table.turn_started_at
+    assert plan(live, start).at == start + timedelta(milliseconds=1600)
+    submit(table.pk, live.engine.legal_actions()[0], live.table.version, by_server=True)
+    live = live_of(table)  # mid-trick: the bot delay alone
+    assert plan(live, start).at == live.table.turn_started_at + timedelta(milliseconds=100)

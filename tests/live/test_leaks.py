@@ -18,6 +18,7 @@ from engine.ai import decide
 from engine.belote import BeloteDeal
 from engine.cards import CODES, card_list
 from engine.observe import observe
+from games.live.conductor import act_if_due
 from games.live.play import current
 from games.models import Deal, Table
 from games.services.tables import join_seat
@@ -58,6 +59,10 @@ def seated_table(make_table, make_user, variant: str) -> tuple[Table, list]:
 def next_move(table_id: int, rng: random.Random):
     table = Table.objects.get(pk=table_id)
     live = current(table)
+    if live is None:  # between deals: the conductor deals the next one (no pause here)
+        act_if_due(table_id)
+        table = Table.objects.get(pk=table_id)
+        live = current(table)
     seat = live.engine.to_act
     action = decide("easy", observe(live.engine, seat), rng)
     return seat, action, table.version, live.deal.number

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from engine.actions import Action
+from games.live.conductor import act_if_due
 from games.live.play import (
     MAX_MESSAGE_BYTES,
     Refused,
@@ -124,7 +125,12 @@ def test_it_closes_a_finished_deal_into_the_score_table_and_deals_the_next(duel)
     while match.deals.count() == 1:
         live = live_of(duel)
         submit(duel.pk, live.engine.legal_actions()[-1], duel.version)
+        if live_of(duel) is None:
+            break
     first = match.deals.get(number=1)
     assert first.status == Deal.Status.FINISHED and first.result is not None
     assert match.score_rows.count() == 1
+    # The next deal waits for the pause; then the conductor deals it.
+    assert not match.deals.filter(number=2).exists()
+    assert act_if_due(duel.pk)
     assert match.deals.get(number=2).dealer == (first.dealer + 1) % 2

@@ -11,7 +11,7 @@ from django.test import Client
 
 from games.models import Deal, RuleSetConfig, Table
 from games.services import tables as table_services
-from games.services.matches import finish_deal
+from games.services.matches import deal_next, finish_deal
 
 PASSWORD = "a-long-enough-Passw0rd"
 
@@ -102,4 +102,5 @@ def play_match(match, seed: int = 1, max_deals: int = 200) -> None:
         if deal is None:
             return
         finish_deal(play_out(deal, rng))
+        deal_next(match.pk)  # the conductor's job after the pause, at once here
     raise AssertionError("match did not finish")

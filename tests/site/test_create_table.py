@@ -132,10 +132,23 @@ def test_it_stores_the_tables_timing_settings(alice_client):
     _post(alice_client, turn_seconds=45, disconnect_grace_seconds=10, bot_delay_ms=0)
     table = Table.objects.get()
     assert (table.turn_seconds, table.disconnect_grace_seconds, table.bot_delay_ms) == (45, 10, 0)
+    assert table.trick_pause_ms == 1000  # left out of the form: the default
+
+
+def test_it_stores_the_trick_pause(alice_client):
+    _post(alice_client, trick_pause_ms=2500)
+    assert Table.objects.get().trick_pause_ms == 2500
 
 
 @pytest.mark.parametrize(
-    "field", [{"turn_seconds": 2}, {"disconnect_grace_seconds": -1}, {"bot_delay_ms": 10_001}]
+    "field",
+    [
+        {"turn_seconds": 2},
+        {"disconnect_grace_seconds": -1},
+        {"bot_delay_ms": 10_001},
+        {"trick_pause_ms": 5001},
+        {"trick_pause_ms": -1},
+    ],
 )
 def test_it_refuses_timing_settings_out_of_range(alice_client, field):
     response = _post(alice_client, **field)
@@ -152,5 +165,10 @@ def test_it_refuses_out_of_range_timing_in_the_service_too(alice):
         create_table(
             user=alice, variant="open_blot", fmt="first_to:501",
             rule_set=default_rule_set("open_blot"), others=["easy"], turn_seconds=1,
+        )
+    with pytest.raises(ServiceError):
+        create_table(
+            user=alice, variant="open_blot", fmt="first_to:501",
+            rule_set=default_rule_set("open_blot"), others=["easy"], trick_pause_ms=5001,
         )
     assert not Table.objects.exists()

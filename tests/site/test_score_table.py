@@ -13,7 +13,7 @@ from engine.match import MatchFormat
 from engine.record import DealRecord
 from games.models import Deal, Match, ScoreRow
 from games.services import ServiceError
-from games.services.matches import finish_deal, fold_match
+from games.services.matches import deal_next, finish_deal, fold_match
 from tests.site.conftest import play_match, play_out
 
 pytestmark = pytest.mark.django_db
@@ -98,7 +98,11 @@ def test_it_deals_the_next_deal_with_a_fresh_commitment(belote_match):
     finish_deal(play_out(first, random.Random(1)))
     belote_match.refresh_from_db()
     if belote_match.status == Match.Status.PLAYING:
-        second = belote_match.deals.get(number=2)
+        # The finished deal stays on the table until the next one is dealt.
+        assert not belote_match.deals.filter(status=Deal.Status.PLAYING).exists()
+        second = deal_next(belote_match.pk)
+        assert second == belote_match.deals.get(number=2)
+        assert deal_next(belote_match.pk) is None  # dealt once only
         assert second.commitment != first.commitment
         assert second.status == Deal.Status.PLAYING
 
@@ -128,4 +132,4 @@ def test_it_keeps_void_deals_in_the_score_table(belote_match):
     row = finish_deal(deal)
     assert row.markers == ["void"]
     assert row.deal_points == [0, 0]
-    assert belote_match.deals.get(number=2).dealer == (deal.dealer + 1) % 4
+    assert deal_next(belote_match.pk).dealer == (deal.dealer + 1) % 4
