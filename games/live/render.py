@@ -105,7 +105,9 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     participants = list(match.participants.all())
     names = {p.index: p.name for p in participants}
     bots = {p.index for p in participants if p.bot_level}
-    deals = list(match.deals.order_by("number"))
+    # Finished deals' action logs are never drawn: only the shown deal's log is
+    # read (one deferred load), so a frame costs the same at deal 1 and deal 40.
+    deals = list(match.deals.order_by("number").defer("actions"))
     open_deal = next((d for d in reversed(deals) if d.status == Deal.Status.PLAYING), None)
     finished = [d for d in deals if d.status == Deal.Status.FINISHED]
     shown = open_deal or (finished[-1] if finished else None)
@@ -291,6 +293,11 @@ def render_table(table: Table, seat: int | None, *, oob: bool = False) -> str:
 def table_fragment(table_id: int, seat: int | None) -> str:
     """What the WebSocket sends a viewer after every change."""
     return render_table(Table.objects.get(pk=table_id), seat, oob=True)
+
+
+def watchers_fragment(count: int) -> str:
+    """The spectator count alone, for an out-of-band swap by its id."""
+    return render_to_string("live/_watchers.html", {"count": count, "oob": True})
 
 
 def live_socket_url(table: Table, token: str | None) -> str:
