@@ -226,6 +226,7 @@ class Conductor:
         self._wake.set()
 
     async def run(self) -> None:
+        notify.attach(asyncio.get_running_loop())
         listener = asyncio.create_task(self._listen())
         tasks: set[asyncio.Task[None]] = set()
         delay = self.poll_s

@@ -128,6 +128,7 @@ def ensure_presence_writer() -> None:
     """Start this process's batched presence writer on the running loop, once."""
     global _writer
     loop = asyncio.get_running_loop()
+    notify.attach(loop)
     if _writer is None or _writer.done() or _writer.get_loop() is not loop:
         _writer = loop.create_task(
             presence.keep_writing(

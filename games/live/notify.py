@@ -89,41 +89,55 @@ _wake_failures = RateLimitedLog(log, "Waking the conductor")
 
 
 class Retrier:
-    """Re-publishes tables whose frames could not be sent, with backoff, on its
-    own thread and event loop (so the channel layer keeps one connection)."""
+    """Re-publishes tables whose frames could not be sent, with backoff.
+
+    The retries run on the process's own event loop when it has one (Daphne's,
+    the worker's: :func:`attach`), where the channel layer already lives; in a
+    process without one, on a loop of its own in a background thread.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._pending: set[int] = set()
-        self._wake = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._active = False
+        self._on: asyncio.AbstractEventLoop | None = None  # where the retry task runs
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._own_loop: asyncio.AbstractEventLoop | None = None
 
     def add(self, table_id: int) -> None:
         with self._lock:
             self._pending.add(table_id)
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="notify-retry", daemon=True)
-                self._thread.start()
-        self._wake.set()
+            on = self._on
+            if self._active and on is not None and on.is_running() and not on.is_closed():
+                return  # a retry task is at work and will see this table
+            self._active = True
+            self._on = self._target_loop()
+        asyncio.run_coroutine_threadsafe(self._retry(), self._on)
 
     def pending(self) -> set[int]:
         with self._lock:
             return set(self._pending)
 
-    def _run(self) -> None:
-        asyncio.run(self._loop())
+    def _target_loop(self) -> asyncio.AbstractEventLoop:
+        loop = self.loop
+        if loop is not None and loop.is_running() and not loop.is_closed():
+            return loop
+        if self._own_loop is None:
+            self._own_loop = asyncio.new_event_loop()
+            threading.Thread(
+                target=self._own_loop.run_forever, name="notify-retry", daemon=True
+            ).start()
+        return self._own_loop
 
-    async def _loop(self) -> None:
+    async def _retry(self) -> None:
         delay = RETRY_FIRST_S
         while True:
             await asyncio.sleep(delay)
             with self._lock:
                 tables, self._pending = self._pending, set()
-            if not tables:
-                delay = RETRY_FIRST_S
-                await asyncio.to_thread(self._wake.wait, 5.0)
-                self._wake.clear()
-                continue
+                if not tables:
+                    self._active = False
+                    return
             failed: set[int] = set()
             for table_id in tables:
                 try:
@@ -139,6 +153,11 @@ class Retrier:
             else:
                 _failures.recovered()
                 delay = RETRY_FIRST_S
+
+
+def attach(loop: asyncio.AbstractEventLoop) -> None:
+    """Retry failed notifications on ``loop`` (the process's main event loop)."""
+    retrier.loop = loop
 
 
 def _render_closing(table_id: int) -> tuple[int, dict[frames.Viewpoint, str]]:
