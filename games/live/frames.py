@@ -84,7 +84,7 @@ cache = FrameCache()
 def render_all(table_id: int) -> tuple[int, dict[Viewpoint, str]]:
     """The table's current version and one frame per viewpoint (rendered once each)."""
     table = Table.objects.get(pk=table_id)
-    frames = {seat: render.render_table(table, seat, oob=True) for seat in viewpoints(table)}
+    frames = render.render_viewpoints(table, viewpoints(table))
     for seat, html in frames.items():
         cache.put(table_id, seat, table.version, html)
     return table.version, frames

@@ -99,8 +99,8 @@ def test_it_reads_as_many_queries_per_frame_at_the_fifth_deal_as_at_the_first(
     _play_deals(table, 4)
     assert live_of(table) is not None, "the match is still on"
     assert _queries_for_frames(table) == at_first
-    # Bounded: a handful per viewpoint (table, match, seats, deals, scores, the open log).
-    assert at_first <= 1 + 3 * 6
+    # Loaded once for all viewpoints: table, match, seats, deals, scores, the open log.
+    assert at_first <= 6
 
 
 @pytest.mark.django_db
@@ -110,8 +110,8 @@ def test_it_never_loads_the_action_logs_of_finished_deals(make_table, alice) -> 
     with CaptureQueriesContext(connection) as queries:
         frames.render_all(table.pk)
     logs_read = [q["sql"] for q in queries if '"games_deal"."actions"' in q["sql"]]
-    # Per viewpoint, only the shown deal's log, by its id; never the logs of the match.
-    assert len(logs_read) == 3
+    # Only the shown deal's log, by its id, once; never the logs of the match.
+    assert len(logs_read) == 1
     for sql in logs_read:
         assert 'WHERE "games_deal"."id" =' in sql
 
