@@ -72,7 +72,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             data = parse_client_message(text_data if text_data is not None else bytes_data or b"")
             if data.get("type") == "refresh":
-                await self.send_table(force=True)
+                await self._show_truth()
                 return
             if self.seat is None:
                 raise Refused(render.SPECTATORS_CANNOT_PLAY)
@@ -82,12 +82,28 @@ class TableConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(submit)(self.table_id, action, version)
         except Refused as exc:
             await self.send(text_data=render.error_fragment(exc.message))
-            await self.send_table(force=True)  # whatever the client showed, show it the truth
+            await self._show_truth()
+            return
         except Exception:
             # The move's transaction rolled back; keep the connection and say so.
             log.exception("table %s: a move failed", self.table_id)
             await self.send(text_data=render.error_fragment(render.MOVE_FAILED))
+            await self._show_truth()
+            return
+        # The move is stored. The mover sees it taken at once, from this process
+        # (the frame is cached), even while the channel layer is slow or away.
+        try:
+            await self.send_table()
+        except Exception:  # the published frame follows; the move is not in doubt
+            log.warning("table %s: could not show the mover their move", self.table_id)
+
+    async def _show_truth(self) -> None:
+        """Whatever the client showed, show it the stored table (if the database
+        answers: during an outage the connection stays, the next frame comes later)."""
+        try:
             await self.send_table(force=True)
+        except Exception:
+            log.warning("table %s: could not resend the table", self.table_id)
 
     async def table_frame(self, event: dict) -> None:
         """A frame rendered once for this connection's viewpoint: forward it

@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import timezone
 
@@ -35,6 +36,15 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT_S = 10
 STALE = timedelta(seconds=60)
+
+
+def heartbeat_s() -> float:
+    return getattr(settings, "BLOT_PRESENCE_HEARTBEAT_S", HEARTBEAT_S)
+
+
+def stale() -> timedelta:
+    return timedelta(seconds=getattr(settings, "BLOT_PRESENCE_STALE_S", STALE.total_seconds()))
+
 #: How often a process writes its pending opens/closes and watcher counts.
 FLUSH_S = 1.0
 MAX_BACKOFF_S = 5.0
@@ -60,7 +70,7 @@ def database_ok() -> None:
     with _outage_lock:
         if _database_down:
             _database_down = False
-            _forgive_until = time.monotonic() + STALE.total_seconds()
+            _forgive_until = time.monotonic() + stale().total_seconds()
 
 
 def forgiving() -> bool:
@@ -69,7 +79,7 @@ def forgiving() -> bool:
 
 
 def _open(now: datetime) -> Q:
-    return Q(closed_at__isnull=True, last_seen__gte=now - STALE)
+    return Q(closed_at__isnull=True, last_seen__gte=now - stale())
 
 
 def opened(table_id: int, channel_name: str, user_id: int | None, seat: int | None) -> None:
@@ -171,14 +181,15 @@ class LiveSet:
     def __len__(self) -> int:
         return len(self._live)
 
-    def flush(self, heartbeat_every: float = HEARTBEAT_S) -> dict[int, int]:
+    def flush(self, heartbeat_every: float | None = None) -> dict[int, int]:
         """Write what is pending; returns the new spectator count of every table
         whose spectators changed. On failure nothing pending is lost."""
         with self._lock:
             opened, self._opened = self._opened, {}
             closed, self._closed = self._closed, {}
             recount, self._recount = self._recount, set()
-            beat = self.catch_up or time.monotonic() - self._last_beat >= heartbeat_every
+            every = heartbeat_s() if heartbeat_every is None else heartbeat_every
+            beat = self.catch_up or time.monotonic() - self._last_beat >= every
             live = list(self._live) if beat else []
         try:
             counts = self._write(opened, closed, recount, live)
