@@ -27,6 +27,7 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from engine.match import FIRST_TO, MatchFormat
 from games.live import loadrun
@@ -94,13 +95,14 @@ class Command(BaseCommand):
         if not 0 < options["seconds"] <= 3600:
             raise CommandError("--seconds must be more than 0 and at most 3600.")
         run_id = uuid.uuid4().hex[:8]
-        users, viewers = self._setup(run_id, urls, options)
+        users: list[Any] = []
+        viewers: list[loadrun.Viewer] = []
         try:
+            self._setup(run_id, urls, options, users, viewers)
             summary = asyncio.run(self._run(viewers, options))
         finally:
             if not options["keep"]:
-                Table.objects.filter(pk__in={v.table for v in viewers}).delete()
-                get_user_model().objects.filter(pk__in=[u.pk for u in users]).delete()
+                self._clean_up(run_id)
         summary["scenario"] = {
             key: options[key]
             for key in (
@@ -135,14 +137,31 @@ class Command(BaseCommand):
     def _p(stats: dict[str, Any]) -> str:
         return f"{stats['p50']}/{stats['p95']}/{stats['p99']}"
 
-    def _setup(self, run_id: str, urls: list[str], options: dict[str, Any]):
+    @staticmethod
+    def _clean_up(run_id: str) -> None:
+        """Delete the run's tables (locked first, in the order moves lock them,
+        so a worker acting meanwhile waits instead of deadlocking) and players."""
+        User = get_user_model()
+        players = User.objects.filter(username__startswith=f"lt-{run_id}-")
+        with transaction.atomic():
+            tables = Table.objects.select_for_update().filter(created_by__in=players)
+            Table.objects.filter(pk__in=list(tables.values_list("pk", flat=True))).delete()
+        players.delete()
+
+    def _setup(
+        self,
+        run_id: str,
+        urls: list[str],
+        options: dict[str, Any],
+        users: list[Any],
+        viewers: list[loadrun.Viewer],
+    ) -> None:
         variant, seats, bots = options["variant"], SEATS[options["variant"]], options["bots"]
         rules = RuleSetConfig.objects.get(variant=variant, is_default=True)
         longest = max(
             (f for f in MatchFormat.choices(variant) if f.kind == FIRST_TO), key=lambda f: f.n
         )
         User = get_user_model()
-        users, viewers = [], []
         next_url = 0
         for t in range(options["tables"]):
             people = [
@@ -174,7 +193,6 @@ class Command(BaseCommand):
                 for _ in range(options["spectators"]):
                     viewers.append(loadrun.Viewer(table.pk, None, urls[next_url % len(urls)], None))
                     next_url += 1
-        return users, viewers
 
     async def _run(self, viewers: list[loadrun.Viewer], options: dict[str, Any]) -> dict[str, Any]:
         record = loadrun.Record()
