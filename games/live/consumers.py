@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 
@@ -25,9 +28,21 @@ from games.live.access import viewer_seat
 from games.live.play import Refused, action_from_client, parse_client_message, submit
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Close codes: the table does not exist for this viewer.
 CLOSE_NOT_FOUND = 4404
+
+#: Threads for the consumers' database work. Not the one thread Channels shares by
+#: default: moves at different tables, joins and resends then wait on the database
+#: side by side instead of in one queue (a move's row lock still serialises each
+#: table). Each thread keeps its own connection (``CONN_MAX_AGE``).
+DB_THREADS = 4
+_db_pool = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="consumer-db")
+
+
+def in_db(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=_db_pool)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -44,7 +59,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode())
         token = (query.get("invite") or [None])[0]
         user = self.scope.get("user")
-        allowed, seat = await database_sync_to_async(viewer_seat)(self.table_id, user, token)
+        allowed, seat = await in_db(viewer_seat)(self.table_id, user, token)
         if not allowed:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -79,7 +94,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             action, version = action_from_client(data, self.seat)
             # submit() never fails for want of telling the viewers: once the move
             # is stored it is accepted, and notify retries the frames itself.
-            await database_sync_to_async(submit)(self.table_id, action, version)
+            await in_db(submit)(self.table_id, action, version)
         except Refused as exc:
             await self.send(text_data=render.error_fragment(exc.message))
             await self._show_truth()
@@ -120,7 +135,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_table()
 
     async def send_table(self, force: bool = False) -> None:
-        version, html = await database_sync_to_async(frames.frame_for)(self.table_id, self.seat)
+        version, html = await in_db(frames.frame_for)(self.table_id, self.seat)
         if force or version > self.sent_version:
             self.sent_version = max(self.sent_version, version)
             await self.send(text_data=html)
