@@ -73,6 +73,7 @@ class Record:
     errors: list[str] = field(default_factory=list)
     refusals: int = 0
     connected: int = 0
+    retried_connects: int = 0
     join_times: list[float] = field(default_factory=list)
 
 
@@ -100,36 +101,50 @@ class Client:
         self.acted_on = -1
         self.bot_turn: tuple[int, float, str | None] | None = None  # (version, seen, deal)
 
-    async def run(self) -> None:
+    async def run(self, gate: asyncio.Semaphore) -> None:
         from websockets.asyncio.client import connect
 
         ws_url = "ws" + self.viewer.url[4:] + f"/ws/table/{self.viewer.table}/"
         headers = {"Cookie": self.viewer.cookie} if self.viewer.cookie else {}
         started = time.perf_counter()
+        ws = None
+        async with gate:  # a bounded number of handshakes at once, as arrivals spread out
+            for attempt in range(3):
+                try:
+                    ws = await connect(
+                        ws_url,
+                        origin=self.viewer.url,
+                        additional_headers=headers,
+                        open_timeout=60,
+                        max_size=2**22,
+                        ping_interval=None,
+                    )
+                    break
+                except Exception as exc:
+                    self.record.retried_connects += 1
+                    last = exc
+                    await asyncio.sleep(0.5 * (attempt + 1))
+        if ws is None:
+            self.record.errors.append(f"connect: {type(last).__name__}: {last}")
+            return
+        self.record.connected += 1
+        first = True
         try:
-            async with connect(
-                ws_url,
-                origin=self.viewer.url,
-                additional_headers=headers,
-                open_timeout=60,
-                max_size=2**22,
-                ping_interval=None,
-            ) as ws:
-                self.record.connected += 1
-                first = True
-                while not self.stop.is_set():
-                    try:
-                        frame = await asyncio.wait_for(ws.recv(), timeout=0.5)
-                    except TimeoutError:
-                        continue
-                    now = time.perf_counter()
-                    if first and 'id="table-root"' in frame:
-                        self.record.join_times.append(now - started)
-                        first = False
-                    await self.on_frame(ws, frame, now)
+            while not self.stop.is_set():
+                try:
+                    frame = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                except TimeoutError:
+                    continue
+                now = time.perf_counter()
+                if first and 'id="table-root"' in frame:
+                    self.record.join_times.append(now - started)
+                    first = False
+                await self.on_frame(ws, frame, now)
         except Exception as exc:  # a broken client is counted, the run goes on
             if not self.stop.is_set():
                 self.record.errors.append(f"{type(exc).__name__}: {exc}")
+        finally:
+            await ws.close()
 
     async def on_frame(self, ws: Any, frame: str, now: float) -> None:
         if 'id="table-root"' not in frame:
@@ -210,6 +225,7 @@ def summarise(record: Record, seconds: float) -> dict[str, Any]:
             "max": max(frames) if frames else None,
         },
         "connected": record.connected,
+        "retried_connects": record.retried_connects,
         "join_ms": percentiles([t * 1000 for t in record.join_times]),
         "refusals": record.refusals,
         "errors": len(record.errors),

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -21,6 +22,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.live.conductor import Conductor
 from games.live.decisions import warm_up
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def usable_cores() -> int:
@@ -69,10 +74,13 @@ class Command(BaseCommand):
             pool = ProcessPoolExecutor(
                 processes, mp_context=multiprocessing.get_context("spawn"), initializer=warm_up
             )
+        # SIGTERM (a service manager stopping the worker) ends it like Ctrl-C, so
+        # the pool's processes are shut down with it instead of left behind.
+        signal.signal(signal.SIGTERM, _interrupt)
         try:
             with contextlib.suppress(KeyboardInterrupt):
                 conductor = Conductor(pool=pool, max_in_flight=tables, poll_s=options["poll"])
                 asyncio.run(conductor.run())
         finally:
             if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
+                pool.shutdown(wait=True, cancel_futures=True)

@@ -79,6 +79,12 @@ class Command(BaseCommand):
         parser.add_argument("--seconds", type=float, default=30.0)
         parser.add_argument("--max-moves", type=int, default=100_000)
         parser.add_argument("--yardstick-rounds", type=int, default=100)
+        parser.add_argument(
+            "--connect-concurrency",
+            type=int,
+            default=16,
+            help="WebSocket handshakes in flight at once (arrivals spread, not one burst).",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--keep", action="store_true", help="Keep the tables and players.")
 
@@ -213,7 +219,8 @@ class Command(BaseCommand):
                 )
             )
         started = time.perf_counter()
-        tasks = [asyncio.create_task(c.run()) for c in clients]
+        gate = asyncio.Semaphore(options["connect_concurrency"])
+        tasks = [asyncio.create_task(c.run(gate)) for c in clients]
         await loadrun.progress(stop, record, options["seconds"], options["max_moves"])
         elapsed = time.perf_counter() - started
         await asyncio.gather(*tasks, return_exceptions=True)
