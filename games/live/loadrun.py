@@ -74,6 +74,9 @@ class Record:
     refusals: int = 0
     connected: int = 0
     retried_connects: int = 0
+    expected: int = 0  # viewers to connect before anyone moves
+    arrived: int = 0  # viewers whose connection succeeded or finally failed
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
     join_times: list[float] = field(default_factory=list)
 
 
@@ -124,6 +127,9 @@ class Client:
                     self.record.retried_connects += 1
                     last = exc
                     await asyncio.sleep(0.5 * (attempt + 1))
+        self.record.arrived += 1
+        if self.record.arrived >= self.record.expected:
+            self.record.ready.set()
         if ws is None:
             self.record.errors.append(f"connect: {type(last).__name__}: {last}")
             return
@@ -183,6 +189,7 @@ class Client:
             self.record.bot_turns.append((now - turn[1] - self.bot_pause_s) * 1000)
 
     async def move(self, ws: Any, move: dict[str, Any]) -> None:
+        await self.record.ready.wait()  # nobody moves until every viewer is in
         await asyncio.sleep(self.think_s)
         if self.stop.is_set():
             return

@@ -201,7 +201,7 @@ class Command(BaseCommand):
                     next_url += 1
 
     async def _run(self, viewers: list[loadrun.Viewer], options: dict[str, Any]) -> dict[str, Any]:
-        record = loadrun.Record()
+        record = loadrun.Record(expected=len(viewers))
         stop = asyncio.Event()
         rng = random.Random(options["seed"])
         clients = []
@@ -218,13 +218,17 @@ class Command(BaseCommand):
                     stop,
                 )
             )
-        started = time.perf_counter()
         gate = asyncio.Semaphore(options["connect_concurrency"])
+        joining = time.perf_counter()
         tasks = [asyncio.create_task(c.run(gate)) for c in clients]
+        await record.ready.wait()  # joins are timed on their own; the run starts now
+        started = time.perf_counter()
+        all_joined_s = started - joining
         await loadrun.progress(stop, record, options["seconds"], options["max_moves"])
         elapsed = time.perf_counter() - started
         await asyncio.gather(*tasks, return_exceptions=True)
         run = loadrun.summarise(record, elapsed)
+        run["all_joined_s"] = round(all_joined_s, 2)
         sizes: dict[int, int] = {}
         for viewer in viewers:
             sizes[viewer.table] = sizes.get(viewer.table, 0) + 1
