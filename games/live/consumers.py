@@ -129,6 +129,13 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_watchers(self, event: dict) -> None:
         await self.send(text_data=event["html"])
+        if self.seat is None:
+            # Frames for spectators are only rendered while the table counts some:
+            # one who arrived just before the count rose may have missed a version.
+            try:
+                await self.send_table()
+            except Exception:
+                log.warning("table %s: could not bring a spectator up to date", self.table_id)
 
     async def table_changed(self, event: dict) -> None:
         """Kept for messages from a process not yet upgraded: draw the table."""

@@ -20,7 +20,7 @@ from collections import OrderedDict
 from django.conf import settings
 
 from games.live import render
-from games.models import Table
+from games.models import Seat, Table
 
 Viewpoint = int | None
 
@@ -39,7 +39,13 @@ def viewpoint_group(table_id: int, seat: Viewpoint, lang: str | None = None) -> 
 
 
 def viewpoints(table: Table) -> list[Viewpoint]:
-    return [*range(table.seat_count), None]
+    """The viewpoints someone may be looking from: the people's seats (a bot's seat
+    has no viewer), and the spectators' view while anyone watches. A spectator
+    who arrives before the count says so is brought up to date when the count
+    changes (see ``TableConsumer.table_watchers``)."""
+    people = Seat.objects.filter(table=table, bot_level__isnull=True).order_by("index")
+    seats: list[Viewpoint] = list(people.values_list("index", flat=True))
+    return [*seats, None] if table.spectator_count else seats
 
 
 class FrameCache:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -13,6 +14,7 @@ from django.utils import timezone
 
 from games.live import frames, presence, render
 from games.live.conductor import run_due
+from games.live.play import submit
 from games.models import Deal, Presence, Table
 from tests.live.conftest import all_bots, later, live_of
 from tests.live.wsclient import connect, receive_table, send_move, version_of
@@ -39,6 +41,7 @@ async def _move_with_spectators(table: Table, alice, bob, spectators: int, calls
         await receive_table(ws)
     for ws in players.values():
         await receive_table(ws)
+    await database_sync_to_async(presence.live_set.flush)()  # the table counts its watchers
     live = await sync_to_async(live_of)(table)
     calls.clear()
     await send_move(players[live.engine.to_act], type="pass", version=live.table.version)
@@ -78,6 +81,31 @@ async def test_it_draws_the_table_once_for_many_spectators_joining(duel, render_
         await ws.disconnect()
 
 
+@pytest.mark.django_db
+def test_it_renders_only_the_viewpoints_someone_can_look_from(make_table, alice, render_calls):
+    table = make_table(alice, "belote", others=["hard", "hard", "hard"])
+    frames.render_all(table.pk)
+    assert render_calls == [(table.pk, 0)], "no frame for a bot's seat or an empty gallery"
+    Table.objects.filter(pk=table.pk).update(spectator_count=2)
+    render_calls.clear()
+    frames.render_all(table.pk)
+    assert render_calls == [(table.pk, 0), (table.pk, None)]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_it_brings_a_spectator_up_to_date_when_the_count_catches_up(duel, alice, bob):
+    spectator, _ = await connect(duel.pk, None)
+    joined = version_of(await receive_table(spectator))
+    live = await sync_to_async(live_of)(duel)
+    from engine.actions import Action
+
+    # A move published before the table counted this spectator: no spectator frame.
+    await sync_to_async(submit)(duel.pk, Action(live.engine.to_act, "pass"), live.table.version)
+    assert version_of(await receive_table(spectator, timeout=10, at_least=joined + 1)) == joined + 1
+    await spectator.disconnect()
+
+
 def _play_deals(table: Table, deals: int) -> None:
     all_bots(table)
     while Deal.objects.filter(match__table=table, status=Deal.Status.FINISHED).count() < deals:
@@ -85,6 +113,7 @@ def _play_deals(table: Table, deals: int) -> None:
 
 
 def _queries_for_frames(table: Table) -> int:
+    Table.objects.filter(pk=table.pk).update(spectator_count=1)  # at least one viewpoint
     with CaptureQueriesContext(connection) as queries:
         frames.render_all(table.pk)
     return len(queries)
@@ -99,14 +128,16 @@ def test_it_reads_as_many_queries_per_frame_at_the_fifth_deal_as_at_the_first(
     _play_deals(table, 4)
     assert live_of(table) is not None, "the match is still on"
     assert _queries_for_frames(table) == at_first
-    # Loaded once for all viewpoints: table, match, seats, deals, scores, the open log.
-    assert at_first <= 6
+    # Loaded once for all viewpoints: table, people's seats, match, participants,
+    # deals, scores, the open deal's log.
+    assert at_first <= 7
 
 
 @pytest.mark.django_db
 def test_it_never_loads_the_action_logs_of_finished_deals(make_table, alice) -> None:
     table = make_table(alice, "open_blot", others=["easy"])
     _play_deals(table, 2)
+    Table.objects.filter(pk=table.pk).update(spectator_count=1)
     with CaptureQueriesContext(connection) as queries:
         frames.render_all(table.pk)
     logs_read = [q["sql"] for q in queries if '"games_deal"."actions"' in q["sql"]]
