@@ -94,7 +94,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             action, version = action_from_client(data, self.seat)
             # submit() never fails for want of telling the viewers: once the move
             # is stored it is accepted, and notify retries the frames itself.
-            await in_db(submit)(self.table_id, action, version)
+            stored = await in_db(submit)(self.table_id, action, version)
         except Refused as exc:
             await self.send(text_data=render.error_fragment(exc.message))
             await self._show_truth()
@@ -106,7 +106,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._show_truth()
             return
         # The move is stored. The mover sees it taken at once, from this process
-        # (the frame is cached), even while the channel layer is slow or away.
+        # (the frame was cached when it was rendered), even while the channel
+        # layer is slow or away.
+        cached = frames.cache.get(self.table_id, self.seat, stored)
+        if cached is not None:
+            if stored > self.sent_version:
+                self.sent_version = stored
+                await self.send(text_data=cached)
+            return
         try:
             await self.send_table()
         except Exception:  # the published frame follows; the move is not in doubt

@@ -50,13 +50,6 @@ async def publish_async(table_id: int, version: int, html: dict[frames.Viewpoint
     await asyncio.gather(*(layer.group_send(group, message) for group, message in sends))
 
 
-def publish(table_id: int) -> int:
-    """Render the table once per viewpoint and send every viewpoint its frame."""
-    version, html = frames.render_all(table_id)
-    async_to_sync(publish_async)(table_id, version, html)
-    return version
-
-
 async def wake_conductor(table_id: int) -> None:
     if getattr(settings, "BLOT_CONDUCTOR", "inprocess") == "off":
         return
@@ -72,16 +65,27 @@ def table_changed(table_id: int, version: int, events: list[dict[str, Any]] | No
     """After commit: every viewpoint gets its frame, the conductor its wake-up.
     Never raises; failures are retried in the background."""
     try:
-        publish(table_id)
+        rendered_version, html = frames.render_all(table_id)
+    except Exception as exc:  # the database went away after the commit
+        _failures.failed(exc)
+        retrier.add(table_id)
+        return
+    try:
+        # One trip to the event loop for both sends (each trip is a thread switch).
+        async_to_sync(_send_and_wake)(table_id, rendered_version, html)
     except Exception as exc:
         _failures.failed(exc)
         retrier.add(table_id)
     else:
         _failures.recovered()
+
+
+async def _send_and_wake(table_id: int, version: int, html: dict[frames.Viewpoint, str]) -> None:
+    await publish_async(table_id, version, html)
     try:
-        async_to_sync(wake_conductor)(table_id)
-    except Exception as exc:
-        _wake_failures.failed(exc)  # the conductor still polls: late, not lost
+        await wake_conductor(table_id)
+    except Exception as exc:  # the conductor still polls: late, not lost
+        _wake_failures.failed(exc)
 
 
 _failures = RateLimitedLog(log, "Sending a table's new frames")
