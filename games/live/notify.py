@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 CONDUCTOR_CHANNEL = "blot-conductor"
 RETRY_FIRST_S = 0.25
 RETRY_MAX_S = 2.0
+#: A publication that takes longer has failed (Redis away can leave a send waiting
+#: on a connection that never comes): the move's thread must not wait on it.
+SEND_TIMEOUT_S = 2.0
 
 
 def group_name(table_id: int) -> str:
@@ -47,7 +50,10 @@ async def publish_async(table_id: int, version: int, html: dict[frames.Viewpoint
     if layer is None:
         return
     sends = frames.messages(table_id, version, html)
-    await asyncio.gather(*(layer.group_send(group, message) for group, message in sends))
+    await asyncio.wait_for(
+        asyncio.gather(*(layer.group_send(group, message) for group, message in sends)),
+        SEND_TIMEOUT_S,
+    )
 
 
 async def wake_conductor(table_id: int) -> None:
@@ -58,7 +64,8 @@ async def wake_conductor(table_id: int) -> None:
         return
     # Nobody listening (yet) fills the channel: the conductor's poll finds the table anyway.
     with contextlib.suppress(ChannelFull):
-        await layer.send(CONDUCTOR_CHANNEL, {"type": "table.due", "table": table_id})
+        message = {"type": "table.due", "table": table_id}
+        await asyncio.wait_for(layer.send(CONDUCTOR_CHANNEL, message), SEND_TIMEOUT_S)
 
 
 def table_changed(table_id: int, version: int, events: list[dict[str, Any]] | None = None) -> None:
