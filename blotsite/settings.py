@@ -292,3 +292,7 @@ if BLOT_CONDUCTOR not in ("inprocess", "external"):
 BLOT_NEXT_DEAL_PAUSE_MS = env_int("BLOT_NEXT_DEAL_PAUSE_MS", 2500)
 #: Thinking time of a Hard bot at a live table (issue 4: at most 0.5 s).
 BLOT_BOT_BUDGET_S = env_int("BLOT_BOT_BUDGET_MS", 200) / 1000
+#: Presence: how often each process writes its connections' heartbeat, and after
+#: how long without one a connection counts as gone (a crashed server's sockets).
+BLOT_PRESENCE_HEARTBEAT_S = env_int("BLOT_PRESENCE_HEARTBEAT_S", 10)
+BLOT_PRESENCE_STALE_S = env_int("BLOT_PRESENCE_STALE_S", 60)

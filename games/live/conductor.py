@@ -13,28 +13,35 @@ person's click, with the version they were made on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import random
 import time
+from collections.abc import Callable, Collection
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TypeVar
 
-from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import DatabaseError, InterfaceError, close_old_connections
 from django.db.models import Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from engine.ai import decide
+from engine.actions import Action
 from engine.deal import PLAYING
-from engine.observe import observe
+from engine.observe import Observation, observe
 from games.live import notify, presence
+from games.live.decisions import decide_for
+from games.live.lograte import RateLimitedLog
 from games.live.play import Live, Refused, current, submit
 from games.models import Deal, Match, Seat, Table
 from games.services.matches import deal_next
 from games.services.tournaments import advance_due
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: The level that plays for a person whose clock ran out or who is away.
 STAND_IN_LEVEL = "normal"
@@ -99,28 +106,39 @@ def next_deal_due(table: Table) -> datetime | None:
     return finished + pause_after_deal()
 
 
-def deal_if_due(table: Table, now: datetime) -> bool:
-    """Deal the next deal once the pause after the last one is over."""
+def deal_if_due(table: Table, now: datetime) -> datetime | None:
+    """Deal the next deal once the pause after the last one is over. Returns when
+    to look at the table again: ``now`` right after dealing (the first bid may be a
+    bot's), the end of the pause, or ``None`` when no deal is awaited."""
     due = next_deal_due(table)
     if due is None:
         Table.objects.filter(pk=table.pk, version=table.version).update(wakeup_at=None)
-        return False
+        return None
     if due > now:
         Table.objects.filter(pk=table.pk, version=table.version).update(wakeup_at=due)
-        return False
+        return due
     match = table.matches.order_by("-id").first()
-    deal = deal_next(match.pk)
-    if deal is None:
-        return False  # another process dealt it first
-    table.refresh_from_db(fields=["version"])
-    version = table.version
-    transaction.on_commit(lambda: notify.table_changed(table.pk, version, []))
-    return True
+    if deal_next(match.pk) is not None:  # None: another process dealt it first
+        table.refresh_from_db(fields=["version"])
+        notify.table_changed(table.pk, table.version, [])
+    return now
 
 
-def act_if_due(table_id: int, now: datetime | None = None) -> bool:
-    """Make the table's due move, if one is due; set its next wake-up. Returns
-    whether a move was made."""
+@dataclass(frozen=True)
+class Job:
+    """A due decision: made outside any lock (in a pool process when there is
+    one), then submitted on the version it was made on."""
+
+    table_id: int
+    version: int
+    level: str
+    obs: Observation
+    seed: str
+
+
+def prepare(table_id: int, now: datetime | None = None) -> Job | datetime | None:
+    """The table's due decision; or, after setting it, the table's next wake-up
+    (``None``: nothing to wait for)."""
     now = now or timezone.now()
     table = Table.objects.get(pk=table_id)
     live = current(table)
@@ -129,32 +147,53 @@ def act_if_due(table_id: int, now: datetime | None = None) -> bool:
     step = plan(live, now)
     if step.level is None or step.at > now:
         Table.objects.filter(pk=table_id, version=table.version).update(wakeup_at=step.at)
-        return False
+        return step.at
     obs = observe(live.engine, step.seat)
-    rng = random.Random(f"{live.deal.pk}:{len(live.engine.history)}")
-    action = decide(step.level, obs, rng, budget_s=bot_budget_s())
+    seed = f"{live.deal.pk}:{len(live.engine.history)}"
+    return Job(table_id, table.version, step.level, obs, seed)
+
+
+def finish(job: Job, action: Action) -> bool:
+    """Submit a decision; ``False`` when someone moved first (the next wake-up looks again)."""
     try:
-        submit(table_id, action, table.version, by_server=True)
+        submit(job.table_id, action, job.version, by_server=True)
     except Refused:
-        return False  # someone moved first; the next wake-up looks again
+        return False
     return True
+
+
+def act_if_due(table_id: int, now: datetime | None = None) -> bool:
+    """Make the table's due move, if one is due; set its next wake-up. Returns
+    whether a move was made."""
+    now = now or timezone.now()
+    job = prepare(table_id, now)
+    if not isinstance(job, Job):
+        # A wake-up not in the future means a deal was just dealt: the table moved on.
+        return job is not None and job <= now
+    return finish(job, decide_for(job.level, job.obs, job.seed, bot_budget_s()))
 
 
 def bot_budget_s() -> float:
     return getattr(settings, "BLOT_BOT_BUDGET_S", 0.5)
 
 
-def due_tables(now: datetime, limit: int = 20) -> list[int]:
+def due_tables(now: datetime, limit: int = 20, exclude: Collection[int] = ()) -> list[int]:
+    """Due tables, longest-waiting first: by when each became due (a table with
+    no wake-up set is due since its turn started), so no table waits behind
+    tables that became due after it."""
+    due_since = Coalesce("wakeup_at", "turn_started_at", "created_at")
     return list(
         Table.objects.filter(status=Table.Status.PLAYING)
         .filter(Q(wakeup_at__lte=now) | Q(wakeup_at__isnull=True))
-        .order_by("wakeup_at")
+        .exclude(pk__in=list(exclude))
+        .order_by(due_since.asc(), "pk")
         .values_list("pk", flat=True)[:limit]
     )
 
 
 def run_due(now: datetime | None = None) -> int:
-    """One pass over every due table. Returns the number of moves made."""
+    """One pass over every due table, one after the other (tests and tools; the
+    running conductor serves tables concurrently). Returns the moves made."""
     moves = 0
     now = now or timezone.now()
     for table_id in due_tables(now):
@@ -162,41 +201,180 @@ def run_due(now: datetime | None = None) -> int:
             moves += act_if_due(table_id, now)
         except Exception:  # one broken table must not stop the others
             log.exception("table %s: could not act", table_id)
-            Table.objects.filter(pk=table_id).update(
-                wakeup_at=timezone.now() + timedelta(seconds=30)
-            )
+            _put_off(table_id)
     return moves
 
 
-_last_cleanup = 0.0
+def _put_off(table_id: int) -> None:
+    Table.objects.filter(pk=table_id).update(wakeup_at=timezone.now() + BROKEN_TABLE_RETRY)
+
+
+BROKEN_TABLE_RETRY = timedelta(seconds=30)
 CLEANUP_EVERY_S = 600
+MAX_BACKOFF_S = 5.0
+#: Wake-ups nearer than this are timed in the process; later ones are left to the poll.
+TIMER_HORIZON_S = 120.0
 
 
-def _run_due_closing() -> int:
-    global _last_cleanup
-    close_old_connections()
-    try:
-        if time.monotonic() - _last_cleanup > CLEANUP_EVERY_S:
-            _last_cleanup = time.monotonic()
-            presence.forget_old()  # connection rows closed long ago
-        return run_due() + advance_due()
-    finally:
+def _closing(fn: Callable[..., T]) -> Callable[..., T]:
+    """``fn`` with this thread's stale database connection dropped before and after."""
+
+    def run(*args: object) -> T:
         close_old_connections()
-
-
-async def conduct_forever(poll_s: float = 0.15) -> None:
-    """Run due work until cancelled, polling the tables' wake-up times."""
-    # Its own worker thread (not the consumers' shared sync thread), so a bot
-    # thinking for half a second never holds up a viewer's render or move.
-    run_pass = sync_to_async(_run_due_closing, thread_sensitive=False)
-    while True:
         try:
-            moves = await run_pass()
-        except Exception:
-            log.exception("conductor pass failed")
-            moves = 0
-        if not moves:
-            await asyncio.sleep(poll_s)
+            return fn(*args)
+        finally:
+            close_old_connections()
+
+    return run
+
+
+class Conductor:
+    """Serves due tables concurrently until cancelled.
+
+    Each due table gets its own task: plan (a database thread), decide (a process
+    of ``pool`` when there is one, else a thread), submit (a database thread). A
+    table being served is not picked again until its task ends, and due tables
+    are taken longest-waiting first, so a Hard bot thinking never holds up
+    another table's move. A person's move wakes the table at once through
+    :data:`games.live.notify.CONDUCTOR_CHANNEL`; the poll only catches what no
+    message announced (clocks running out, a restart).
+    """
+
+    def __init__(
+        self,
+        pool: Executor | None = None,
+        max_in_flight: int = 8,
+        poll_s: float = 1.0,
+        db_threads: int = 4,
+    ) -> None:
+        self.pool = pool
+        self.max_in_flight = max_in_flight
+        self.poll_s = poll_s
+        self.db = ThreadPoolExecutor(db_threads, thread_name_prefix="conductor-db")
+        self.in_flight: set[int] = set()
+        self.hinted: list[int] = []  # tables announced by a message, served first
+        self.moves = 0
+        self._wake = asyncio.Event()
+        self._failures = RateLimitedLog(log, "The conductor's pass")
+        self._table_failures = RateLimitedLog(log, "Acting for a table")
+        self._last_cleanup = 0.0
+
+    async def _in_db(self, fn: Callable[..., T], *args: object) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.db, _closing(fn), *args)
+
+    def hint(self, table_id: int) -> None:
+        if table_id not in self.hinted:
+            self.hinted.append(table_id)
+        self._wake.set()
+
+    async def run(self) -> None:
+        notify.attach(asyncio.get_running_loop())
+        listener = asyncio.create_task(self._listen())
+        tasks: set[asyncio.Task[None]] = set()
+        delay = self.poll_s
+        try:
+            while True:
+                try:
+                    await self._pass(tasks)
+                except Exception as exc:
+                    self._failed(exc, self._failures)
+                    delay = min(max(delay, self.poll_s) * 2, MAX_BACKOFF_S)
+                else:
+                    self._failures.recovered()
+                    delay = self.poll_s
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), delay)
+                self._wake.clear()
+        finally:
+            listener.cancel()
+            for task in tasks:
+                task.cancel()
+            self.db.shutdown(wait=False, cancel_futures=True)
+
+    async def _pass(self, tasks: set[asyncio.Task[None]]) -> None:
+        if time.monotonic() - self._last_cleanup > CLEANUP_EVERY_S:
+            await self._in_db(presence.forget_old)  # connection rows closed long ago
+            self._last_cleanup = time.monotonic()
+        room = self.max_in_flight - len(self.in_flight)
+        if room <= 0:
+            return
+        hinted = [t for t in self.hinted if t not in self.in_flight][:room]
+        self.hinted = [t for t in self.hinted if t not in hinted]
+        due = await self._in_db(due_tables, timezone.now(), room, self.in_flight | set(hinted))
+        presence.database_ok()
+        await self._in_db(advance_due)  # tournaments whose round or match is due
+        for table_id in [*hinted, *due][:room]:
+            self.in_flight.add(table_id)
+            task = asyncio.create_task(self._serve(table_id))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+
+    async def _serve(self, table_id: int) -> None:
+        try:
+            job = await self._in_db(prepare, table_id)
+            if isinstance(job, datetime):
+                self._wake_at(table_id, job)
+            elif job is not None:
+                action = await self._decide(job)
+                if await self._in_db(finish, job, action):
+                    self.moves += 1
+                    self.hint(table_id)  # the next turn may be another bot's
+            self._table_failures.recovered()
+        except Table.DoesNotExist:
+            pass
+        except Exception as exc:
+            self._failed(exc, self._table_failures)
+            if not isinstance(exc, DatabaseError):
+                with contextlib.suppress(Exception):  # a broken table waits; others go on
+                    await self._in_db(_put_off, table_id)
+        finally:
+            self.in_flight.discard(table_id)
+            self._wake.set()
+
+    def _wake_at(self, table_id: int, at: datetime) -> None:
+        """A bot's pause or a clock ends soon: look at the table then, not at the next poll."""
+        delay = (at - timezone.now()).total_seconds()
+        if delay < TIMER_HORIZON_S:
+            asyncio.get_running_loop().call_later(max(0.0, delay), self.hint, table_id)
+
+    async def _decide(self, job: Job) -> Action:
+        args = (job.level, job.obs, job.seed, bot_budget_s())
+        loop = asyncio.get_running_loop()
+        if self.pool is not None:
+            return await loop.run_in_executor(self.pool, decide_for, *args)
+        return await asyncio.to_thread(decide_for, *args)
+
+    def _failed(self, exc: Exception, failures: RateLimitedLog) -> None:
+        if isinstance(exc, DatabaseError | InterfaceError):
+            presence.database_failed()
+        failures.failed(exc)
+
+    async def _listen(self) -> None:
+        """Wake-ups handed over by the processes where people move."""
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        delay = 0.5
+        while True:
+            try:
+                message = await layer.receive(notify.CONDUCTOR_CHANNEL)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis away: the poll still finds due tables
+                log.debug("conductor: no wake-ups (%s)", exc)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, MAX_BACKOFF_S)
+                continue
+            delay = 0.5
+            table_id = message.get("table")
+            if isinstance(table_id, int):
+                self.hint(table_id)
+
+
+async def conduct_forever(poll_s: float = 1.0, pool: Executor | None = None) -> None:
+    """Run due work until cancelled (see :class:`Conductor`)."""
+    await Conductor(pool=pool, poll_s=poll_s).run()
 
 
 _task: asyncio.Task[None] | None = None
@@ -207,5 +385,6 @@ def ensure_started() -> None:
     global _task
     if getattr(settings, "BLOT_CONDUCTOR", "inprocess") != "inprocess":
         return
-    if _task is None or _task.done():
-        _task = asyncio.get_running_loop().create_task(conduct_forever())
+    loop = asyncio.get_running_loop()
+    if _task is None or _task.done() or _task.get_loop() is not loop:
+        _task = loop.create_task(conduct_forever())

@@ -1,82 +1,98 @@
 """The table's WebSocket: one per viewer, carrying moves in and views out.
 
 The connection's user (from the session) decides the seat; a message never
-does. On every change of the table each consumer renders its own viewer's table
-and sends it as an out-of-band swap, so a viewer only ever receives what
-``engine.observe`` gives their seat (or a spectator).
+does. Each connection joins the group of its viewpoint (its seat, or the
+spectators) and forwards the frames published there: after a change the table
+is rendered once per viewpoint (:mod:`games.live.notify`), so a viewer only
+ever receives what ``engine.observe`` gives their seat (or a spectator), and the
+work per viewer is sending. Presence is recorded in per-process batches
+(:class:`games.live.presence.LiveSet`); a spectator arriving or leaving changes
+only the watcher count, sent as a small fragment at most about once a second.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.utils import translation
 
 from games.i18n import scope_language
-from games.live import conductor, notify, presence, render
+from games.live import conductor, frames, notify, presence, render
 from games.live.access import viewer_seat
 from games.live.play import Refused, action_from_client, parse_client_message, submit
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Close codes: the table does not exist for this viewer.
 CLOSE_NOT_FOUND = 4404
+
+#: Threads for the consumers' database work. Not the one thread Channels shares by
+#: default: moves at different tables, joins and resends then wait on the database
+#: side by side instead of in one queue (a move's row lock still serialises each
+#: table). Each thread keeps its own connection (``CONN_MAX_AGE``).
+DB_THREADS = 4
+_db_pool = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="consumer-db")
+
+
+def in_db(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=_db_pool)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
     seat: int | None
     group: str
+    viewpoint: str
+    sent_version: int = -1
 
     async def connect(self) -> None:
         conductor.ensure_started()
+        ensure_presence_writer()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode())
         token = (query.get("invite") or [None])[0]
         user = self.scope.get("user")
-        allowed, seat = await database_sync_to_async(viewer_seat)(self.table_id, user, token)
+        allowed, seat = await in_db(viewer_seat)(self.table_id, user, token)
         if not allowed:
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.seat = seat
-        # Rendered in the viewer's language: there is no request, so no middleware.
-        self.language = await database_sync_to_async(scope_language)(self.scope)
-        self.group = notify.group_name(self.table_id)
+        # Drawn in the viewer's language: there is no request, so no middleware.
+        # The table learns the language before the viewer joins its groups, so no
+        # frame published from now on misses it.
+        self.language = await in_db(scope_language)(self.scope)
+        await in_db(frames.note_language)(self.table_id, self.language)
+        self.group = frames.watchers_group(self.table_id, self.language)
+        self.viewpoint = frames.viewpoint_group(self.table_id, seat, self.language)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(self.viewpoint, self.channel_name)
         await self.accept()
         user_id = user.pk if user is not None and user.is_authenticated else None
-        await database_sync_to_async(presence.opened)(
-            self.table_id, self.channel_name, user_id, seat
-        )
-        self._heartbeat = asyncio.create_task(self._beat())
+        presence.live_set.open(self.channel_name, self.table_id, user_id, seat)
         await self.send_table()
-        await self._tell_watchers()
 
     async def disconnect(self, code: int) -> None:
-        if not hasattr(self, "group"):
+        if not hasattr(self, "viewpoint"):
             return
-        self._heartbeat.cancel()
-        await self.channel_layer.group_discard(self.group, self.channel_name)
-        await database_sync_to_async(presence.closed)(self.table_id, self.channel_name)
-        await self._tell_watchers()
-
-    async def _tell_watchers(self) -> None:
-        """The spectator count changed: everyone's table shows it."""
-        if self.seat is None:
-            await self.channel_layer.group_send(self.group, {"type": "table.changed"})
-
-    async def _beat(self) -> None:
-        with contextlib.suppress(asyncio.CancelledError):
-            while True:
-                await asyncio.sleep(presence.HEARTBEAT_S)
-                await database_sync_to_async(presence.seen)(self.channel_name)
+        presence.live_set.close(self.channel_name)
+        for group in (self.group, self.viewpoint):
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # Redis away: the subscription dies with the connection
+                log.debug("table %s: could not leave %s", self.table_id, group, exc_info=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # Refusals are worded in the viewer's language (the override is
+        # context-local, so it reaches the database threads too).
         with translation.override(self.language):
             await self._receive(text_data, bytes_data)
 
@@ -84,26 +100,98 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             data = parse_client_message(text_data if text_data is not None else bytes_data or b"")
             if data.get("type") == "refresh":
-                await self.send_table()
+                await self._show_truth()
                 return
             if self.seat is None:
                 raise Refused(render.SPECTATORS_CANNOT_PLAY)
             action, version = action_from_client(data, self.seat)
-            await database_sync_to_async(submit)(self.table_id, action, version)
+            # submit() never fails for want of telling the viewers: once the move
+            # is stored it is accepted, and notify retries the frames itself.
+            stored = await in_db(submit)(self.table_id, action, version)
         except Refused as exc:
             await self.send(text_data=render.error_fragment(exc.message))
-            await self.send_table()  # whatever the client showed, show it the truth
+            await self._show_truth()
+            return
         except Exception:
             # The move's transaction rolled back; keep the connection and say so.
             log.exception("table %s: a move failed", self.table_id)
             await self.send(text_data=render.error_fragment(render.MOVE_FAILED))
+            await self._show_truth()
+            return
+        # The move is stored. The mover sees it taken at once, from this process
+        # (the frame was cached when it was rendered), even while the channel
+        # layer is slow or away.
+        cached = frames.cache.get(self.table_id, self.seat, stored, self.language)
+        if cached is not None:
+            if stored > self.sent_version:
+                self.sent_version = stored
+                await self.send(text_data=cached)
+            return
+        try:
             await self.send_table()
+        except Exception:  # the published frame follows; the move is not in doubt
+            log.warning("table %s: could not show the mover their move", self.table_id)
+
+    async def _show_truth(self) -> None:
+        """Whatever the client showed, show it the stored table (if the database
+        answers: during an outage the connection stays, the next frame comes later)."""
+        try:
+            await self.send_table(force=True)
+        except Exception:
+            log.warning("table %s: could not resend the table", self.table_id)
+
+    async def table_frame(self, event: dict) -> None:
+        """A frame rendered once for this connection's viewpoint: forward it
+        unless this viewer already has that version or a newer one."""
+        if event["version"] > self.sent_version:
+            self.sent_version = event["version"]
+            await self.send(text_data=event["html"])
+
+    async def table_watchers(self, event: dict) -> None:
+        await self.send(text_data=event["html"])
+        if self.seat is None:
+            # Frames for spectators are only rendered while the table counts some:
+            # one who arrived just before the count rose may have missed a version.
+            try:
+                await self.send_table()
+            except Exception:
+                log.warning("table %s: could not bring a spectator up to date", self.table_id)
 
     async def table_changed(self, event: dict) -> None:
+        """Kept for messages from a process not yet upgraded: draw the table."""
         await self.send_table()
 
-    async def send_table(self) -> None:
-        # The override is context-local, so it reaches the thread that renders.
-        with translation.override(self.language):
-            html = await database_sync_to_async(render.table_fragment)(self.table_id, self.seat)
-        await self.send(text_data=html)
+    async def send_table(self, force: bool = False) -> None:
+        version, html = await in_db(frames.frame_for)(self.table_id, self.seat, self.language)
+        if force or version > self.sent_version:
+            self.sent_version = max(self.sent_version, version)
+            await self.send(text_data=html)
+
+
+async def send_watcher_counts(counts: dict[int, int]) -> None:
+    """Every viewer of each table hears its new spectator count (one small fragment)."""
+    layer = get_channel_layer()
+    for table_id, count in counts.items():
+        try:
+            languages = await in_db(frames.languages_in_use)(table_id)
+            for lang in languages:
+                message = {"type": "table.watchers", "html": frames.watchers_fragment(count, lang)}
+                await layer.group_send(frames.watchers_group(table_id, lang), message)
+        except Exception:
+            log.warning("table %s: could not send the watcher count", table_id, exc_info=True)
+
+
+_writer: asyncio.Task[None] | None = None
+
+
+def ensure_presence_writer() -> None:
+    """Start this process's batched presence writer on the running loop, once."""
+    global _writer
+    loop = asyncio.get_running_loop()
+    notify.attach(loop)
+    if _writer is None or _writer.done() or _writer.get_loop() is not loop:
+        _writer = loop.create_task(
+            presence.keep_writing(
+                presence.live_set, lambda fn: database_sync_to_async(fn)(), send_watcher_counts
+            )
+        )

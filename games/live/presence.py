@@ -3,23 +3,83 @@
 One row per WebSocket connection. A connection refreshes ``last_seen`` while it
 lives and stamps ``closed_at`` when it ends; a row not seen for ``STALE`` counts as
 closed, so a crashed process's connections fade out on their own.
+
+Each process keeps its live connections in a :class:`LiveSet` and writes them in
+batches (:meth:`LiveSet.flush`, about once a second): the new rows in one
+statement, the closed ones in one, and every ``HEARTBEAT_S`` one UPDATE of
+``last_seen`` for all of the process's live connections — never a query per
+connection per heartbeat. A failed flush keeps everything pending and is retried
+with backoff; after a database outage the heartbeat is written at once, and for
+``STALE`` after the database came back a stale ``last_seen`` does not count as
+away (only a closed connection does): a connection that could not record its
+presence is not silently turned into an absent player.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import Q
+from django.conf import settings
+from django.db.models import Count, Q
 from django.utils import timezone
 
+from games.live.lograte import RateLimitedLog
 from games.models import Presence, Table
 
-HEARTBEAT_S = 20
-STALE = timedelta(seconds=HEARTBEAT_S * 3)
+log = logging.getLogger(__name__)
+
+HEARTBEAT_S = 10
+STALE = timedelta(seconds=60)
+
+
+def heartbeat_s() -> float:
+    return getattr(settings, "BLOT_PRESENCE_HEARTBEAT_S", HEARTBEAT_S)
+
+
+def stale() -> timedelta:
+    return timedelta(seconds=getattr(settings, "BLOT_PRESENCE_STALE_S", STALE.total_seconds()))
+
+#: How often a process writes its pending opens/closes and watcher counts.
+FLUSH_S = 1.0
+MAX_BACKOFF_S = 5.0
+#: Rows per UPDATE ... WHERE channel_name IN (...).
+CHUNK = 500
+
+_outage_lock = threading.Lock()
+_database_down = False
+_forgive_until = 0.0  # time.monotonic(): until then a stale last_seen is not "away"
+
+
+def database_failed() -> None:
+    """This process could not reach the database (presence writes may be missing)."""
+    global _database_down
+    with _outage_lock:
+        _database_down = True
+
+
+def database_ok() -> None:
+    """The database answers again: forgive stale heartbeats for one ``STALE``
+    period, time enough for every process to write its catch-up heartbeat."""
+    global _database_down, _forgive_until
+    with _outage_lock:
+        if _database_down:
+            _database_down = False
+            _forgive_until = time.monotonic() + stale().total_seconds()
+
+
+def forgiving() -> bool:
+    with _outage_lock:
+        return _database_down or time.monotonic() < _forgive_until
 
 
 def _open(now: datetime) -> Q:
-    return Q(closed_at__isnull=True, last_seen__gte=now - STALE)
+    return Q(closed_at__isnull=True, last_seen__gte=now - stale())
 
 
 def opened(table_id: int, channel_name: str, user_id: int | None, seat: int | None) -> None:
@@ -62,7 +122,10 @@ def away_since(table: Table, seat: int, since: datetime) -> datetime | None:
     A player never connected to this table counts as away from ``since``."""
     now = timezone.now()
     rows = Presence.objects.filter(table=table, seat_index=seat)
-    if rows.filter(_open(now)).exists():
+    # Just after an outage a heartbeat may be missing through no fault of the
+    # player's: only a connection that said it closed counts as gone then.
+    still_open = Q(closed_at__isnull=True) if forgiving() else _open(now)
+    if rows.filter(still_open).exists():
         return None
     latest = rows.order_by("-last_seen").values_list("closed_at", "last_seen").first()
     if latest is None:
@@ -75,3 +138,159 @@ def forget_old(before: timedelta = timedelta(days=1)) -> int:
     """Drop connection rows closed long ago."""
     deleted, _ = Presence.objects.filter(closed_at__lt=timezone.now() - before).delete()
     return deleted
+
+
+@dataclass(frozen=True)
+class Connection:
+    table_id: int
+    user_id: int | None
+    seat: int | None
+
+
+class LiveSet:
+    """This process's live connections and the presence writes still to make."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._live: dict[str, Connection] = {}
+        self._opened: dict[str, tuple[Connection, datetime]] = {}
+        self._closed: dict[str, Connection] = {}
+        self._recount: set[int] = set()
+        self._last_beat = time.monotonic()
+        self.catch_up = False  # write the heartbeat at the next flush (after an outage)
+
+    def open(self, channel: str, table_id: int, user_id: int | None, seat: int | None) -> None:
+        conn = Connection(table_id, user_id, seat)
+        with self._lock:
+            self._live[channel] = conn
+            self._opened[channel] = (conn, timezone.now())
+            self._closed.pop(channel, None)
+            if seat is None:
+                self._recount.add(table_id)
+
+    def close(self, channel: str) -> None:
+        with self._lock:
+            conn = self._live.pop(channel, None)
+            if conn is None:
+                return
+            if self._opened.pop(channel, None) is None:
+                self._closed[channel] = conn  # its row exists: mark it closed
+            if conn.seat is None:
+                self._recount.add(conn.table_id)
+
+    def __len__(self) -> int:
+        return len(self._live)
+
+    def flush(self, heartbeat_every: float | None = None) -> dict[int, int]:
+        """Write what is pending; returns the new spectator count of every table
+        whose spectators changed. On failure nothing pending is lost."""
+        with self._lock:
+            opened, self._opened = self._opened, {}
+            closed, self._closed = self._closed, {}
+            recount, self._recount = self._recount, set()
+            every = heartbeat_s() if heartbeat_every is None else heartbeat_every
+            beat = self.catch_up or time.monotonic() - self._last_beat >= every
+            live = list(self._live) if beat else []
+        try:
+            counts = self._write(opened, closed, recount, live)
+        except BaseException:
+            with self._lock:
+                for channel, pending in opened.items():
+                    if channel in self._live:  # closed meanwhile: never written, nothing to do
+                        self._opened.setdefault(channel, pending)
+                for channel, conn in closed.items():
+                    if channel not in self._live:
+                        self._closed[channel] = conn
+                self._recount |= recount
+                self.catch_up = True
+            raise
+        if beat:
+            self._last_beat = time.monotonic()
+            self.catch_up = False
+        return counts
+
+    def _write(
+        self,
+        opened: dict[str, tuple[Connection, datetime]],
+        closed: dict[str, Connection],
+        recount: set[int],
+        live: list[str],
+    ) -> dict[int, int]:
+        now = timezone.now()
+        if opened:
+            Presence.objects.bulk_create(
+                [
+                    Presence(
+                        channel_name=channel,
+                        table_id=conn.table_id,
+                        user_id=conn.user_id,
+                        seat_index=conn.seat,
+                        connected_at=at,
+                        last_seen=now,
+                        closed_at=None,
+                    )
+                    for channel, (conn, at) in opened.items()
+                ],
+                update_conflicts=True,
+                unique_fields=["channel_name"],
+                update_fields=[
+                    "table", "user", "seat_index", "connected_at", "last_seen", "closed_at"
+                ],
+            )
+        for chunk in _chunks(list(closed)):
+            Presence.objects.filter(channel_name__in=chunk).update(closed_at=now)
+        left_seats = {c.table_id for c in closed.values() if c.seat is not None}
+        if left_seats:
+            # Someone left: the table may now need a stand-in sooner than it thought.
+            Table.objects.filter(pk__in=left_seats).update(wakeup_at=now)
+        for chunk in _chunks(live):
+            Presence.objects.filter(channel_name__in=chunk, closed_at__isnull=True).update(
+                last_seen=now
+            )
+        if not recount:
+            return {}
+        counted = dict(
+            Presence.objects.filter(_open(now), table_id__in=recount, seat_index__isnull=True)
+            .values_list("table_id")
+            .annotate(n=Count("id"))
+            .values_list("table_id", "n")
+        )
+        counts = {table_id: counted.get(table_id, 0) for table_id in recount}
+        for table_id, n in counts.items():
+            Table.objects.filter(pk=table_id).exclude(spectator_count=n).update(spectator_count=n)
+        return counts
+
+
+def _chunks(items: list[str]) -> list[list[str]]:
+    return [items[i : i + CHUNK] for i in range(0, len(items), CHUNK)]
+
+
+#: The live connections of this process.
+live_set = LiveSet()
+_failures = RateLimitedLog(log, "Recording presence")
+
+
+async def keep_writing(
+    book: LiveSet,
+    run_sync: Callable[[Callable[[], dict[int, int]]], Awaitable[dict[int, int]]],
+    on_counts: Callable[[dict[int, int]], Awaitable[None]],
+) -> None:
+    """Flush ``book`` about every ``FLUSH_S`` until cancelled, backing off while
+    the database is unreachable and catching up at once when it is back."""
+    delay = FLUSH_S
+    while True:
+        await asyncio.sleep(delay)
+        try:
+            counts = await run_sync(book.flush)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            database_failed()
+            _failures.failed(exc)
+            delay = min(delay * 2, MAX_BACKOFF_S)
+            continue
+        database_ok()
+        _failures.recovered()
+        delay = FLUSH_S
+        if counts:
+            await on_counts(counts)

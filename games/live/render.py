@@ -9,6 +9,8 @@ reach another seat's hidden cards.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from contextvars import ContextVar
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlencode
@@ -90,9 +92,33 @@ def _bid_label(action: Any) -> str:
     return _("Choose %(suit)s") % {"suit": trump_label(TRUMP_CODES[action.trump])}
 
 
+#: While :func:`render_viewpoints` runs: what every viewpoint of the table shares
+#: (the match, its deals, the rebuilt deal), loaded once instead of once per seat.
+_shared: ContextVar[dict[str, Any] | None] = ContextVar("blot_render_shared", default=None)
+
+
+def _once(key: str, load: Callable[[], Any]) -> Any:
+    memo = _shared.get()
+    if memo is None:
+        return load()
+    if key not in memo:
+        memo[key] = load()
+    return memo[key]
+
+
+def render_viewpoints(table: Table, seats: list[int | None]) -> dict[int | None, str]:
+    """The table drawn for each of ``seats`` (None: spectators), loading what
+    they share once. Each viewpoint still gets only its own observation."""
+    token = _shared.set({})
+    try:
+        return {seat: render_table(table, seat, oob=True) for seat in seats}
+    finally:
+        _shared.reset(token)
+
+
 def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     """Everything the table template needs for ``seat`` (None: a spectator)."""
-    match = table.matches.order_by("-id").first()
+    match = _once("match", lambda: table.matches.order_by("-id").first())
     context: dict[str, Any] = {
         "table": table,
         "variant": table.variant,
@@ -104,17 +130,19 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     }
     if match is None:
         return context
-    participants = list(match.participants.all())
-    names = {p.index: p.shown_name for p in participants}
+    participants = _once("participants", lambda: list(match.participants.all()))
+    names = {p.index: p.shown_name for p in participants}  # bots named in the reader's language
     bots = {p.index for p in participants if p.bot_level}
-    deals = list(match.deals.order_by("number"))
+    # Finished deals' action logs are never drawn: only the shown deal's log is
+    # read (one deferred load), so a frame costs the same at deal 1 and deal 40.
+    deals = _once("deals", lambda: list(match.deals.order_by("number").defer("actions")))
     open_deal = next((d for d in reversed(deals) if d.status == Deal.Status.PLAYING), None)
     finished = [d for d in deals if d.status == Deal.Status.FINISHED]
     shown = open_deal or (finished[-1] if finished else None)
     n = table.seat_count
     base = seat if seat is not None else 0
     side_names = _side_names(table.variant, names)
-    rows = list(match.score_rows.order_by("number"))
+    rows = _once("rows", lambda: list(match.score_rows.order_by("number")))
     match_over = match.status == Match.Status.FINISHED
     context.update(
         names=names,
@@ -127,7 +155,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     )
     if shown is None:
         return context
-    obs = observe(shown.rebuild(), seat)
+    obs = observe(_once("engine", shown.rebuild), seat)
     # Between deals (and at match end) the finished deal stays on the table: its
     # last trick and its result, until the next deal is dealt.
     between_deals = open_deal is None
@@ -488,6 +516,11 @@ def render_table(table: Table, seat: int | None, *, oob: bool = False) -> str:
 def table_fragment(table_id: int, seat: int | None) -> str:
     """What the WebSocket sends a viewer after every change."""
     return render_table(Table.objects.get(pk=table_id), seat, oob=True)
+
+
+def watchers_fragment(count: int) -> str:
+    """The spectator count alone, for an out-of-band swap by its id."""
+    return render_to_string("live/_watchers.html", {"count": count, "oob": True})
 
 
 def live_socket_url(table: Table, token: str | None) -> str:

@@ -66,3 +66,11 @@ async def receive_error(communicator: WebsocketCommunicator, timeout: float = 5)
         frame = await communicator.receive_from(timeout=timeout)
         if 'id="table-error"' in frame and 'id="table-root"' not in frame:
             return frame
+
+
+async def receive_watchers(communicator: WebsocketCommunicator, timeout: float = 10) -> str:
+    """The next watcher-count fragment (sent alone, without the table)."""
+    while True:
+        frame = await communicator.receive_from(timeout=timeout)
+        if 'id="watchers"' in frame and 'id="table-root"' not in frame:
+            return frame

@@ -2,30 +2,85 @@
 
 Use it with ``BLOT_CONDUCTOR=external`` on the Daphne processes and the Redis
 channel layer (the in-memory layer cannot reach another process's viewers).
-Several workers may run at once: every move is checked against the table version.
+Bot decisions run in a pool of processes (``--processes``, default: the cores
+this process may use), so Hard bots at several tables think at once. Several
+workers may run at once: every move is checked against the table version.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import multiprocessing
+import os
+import signal
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games.live.conductor import conduct_forever
+from games.live.conductor import Conductor
+from games.live.decisions import warm_up
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 class Command(BaseCommand):
     help = "Play bot turns, timed-out turns and absent players' turns for live tables."
 
-    def handle(self, *args: object, **options: object) -> None:
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--processes",
+            type=int,
+            default=usable_cores(),
+            help="Processes deciding bot moves in parallel (0: decide in a thread).",
+        )
+        parser.add_argument(
+            "--tables",
+            type=int,
+            default=None,
+            help="Tables served at once (default: twice the processes, at least 4).",
+        )
+        parser.add_argument("--poll", type=float, default=1.0, help="Seconds between polls.")
+
+    def handle(self, *args: object, **options: Any) -> None:
         backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
         if backend.endswith("InMemoryChannelLayer"):
             raise CommandError(
                 "blotworker needs a shared channel layer (set REDIS_URL); with the "
                 "in-memory layer the web process runs bots itself."
             )
-        self.stdout.write("blotworker: running (Ctrl-C to stop)")
-        with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(conduct_forever())
+        processes = max(0, options["processes"])
+        tables = options["tables"] or max(4, 2 * processes)
+        self.stdout.write(
+            f"blotworker: running with {processes} decision processes, "
+            f"{tables} tables at once (Ctrl-C to stop)"
+        )
+        self.stdout.flush()
+        pool = None
+        if processes:
+            # Spawned, not forked: the pool processes import only the engine, and
+            # no thread or socket of this process is copied into them.
+            pool = ProcessPoolExecutor(
+                processes, mp_context=multiprocessing.get_context("spawn"), initializer=warm_up
+            )
+        # SIGTERM (a service manager stopping the worker) ends it like Ctrl-C, so
+        # the pool's processes are shut down with it instead of left behind.
+        signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            with contextlib.suppress(KeyboardInterrupt):
+                conductor = Conductor(pool=pool, max_in_flight=tables, poll_s=options["poll"])
+                asyncio.run(conductor.run())
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)

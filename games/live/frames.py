@@ -1,0 +1,180 @@
+"""What a table's viewers are sent: one frame per viewpoint per version.
+
+A *viewpoint* is a seat (its player sees that seat's hand) or the spectators'
+view (``None``). Every viewer of a viewpoint is sent the same bytes, so after a
+change the table is loaded and rendered once per viewpoint — through
+:mod:`games.live.render`, the one renderer — never once per viewer. Consumers
+join their viewpoint's group and forward what arrives; the per-viewer work on a
+move is sending.
+
+Frames are rendered once per (viewpoint, language in use): each connection
+notes its viewer's language for the table (:func:`note_language`, in the shared
+cache, before it joins its group) and a viewpoint group's name carries the
+language, so a Russian spectator and an English one each get their own bytes
+while a hundred Russian spectators still share one render.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+
+from django.conf import settings
+from django.core.cache import cache as shared_cache
+from django.utils import translation
+
+from games.live import render
+from games.models import Seat, Table
+
+log = logging.getLogger(__name__)
+
+Viewpoint = int | None
+
+#: How long a table remembers that a language was used at it (a viewer refreshes
+#: it on every connect; past it, a table no longer renders that language).
+LANGUAGE_MEMORY_S = 24 * 3600
+
+#: Frames kept per process for joins and resends (table, viewpoint) -> (version, html).
+CACHE_SIZE = 4096
+
+
+def language() -> str:
+    return settings.LANGUAGE_CODE
+
+
+def viewpoint_group(table_id: int, seat: Viewpoint, lang: str | None = None) -> str:
+    """The group of every connection that sees the table from ``seat``."""
+    who = "watch" if seat is None else f"seat-{seat}"
+    return f"table-{table_id}-{who}-{lang or language()}"
+
+
+def _language_key(table_id: int, lang: str) -> str:
+    return f"blot:live-language:{table_id}:{lang}"
+
+
+def note_language(table_id: int, lang: str) -> None:
+    """A viewer of ``table_id`` reads ``lang``: frames are rendered in it from now on."""
+    try:
+        shared_cache.set(_language_key(table_id, lang), True, LANGUAGE_MEMORY_S)
+    except Exception:  # the cache is away: the viewer still gets frames on resends
+        log.warning("table %s: could not note the language %s", table_id, lang)
+
+
+def languages_in_use(table_id: int) -> list[str]:
+    """The languages someone has viewed the table in (the default language if none)."""
+    codes = [code for code, _name in settings.LANGUAGES]
+    try:
+        found = shared_cache.get_many([_language_key(table_id, code) for code in codes])
+    except Exception:  # better every language than a viewer left behind
+        log.warning("table %s: could not read its languages; rendering all", table_id)
+        return codes
+    used = [code for code in codes if _language_key(table_id, code) in found]
+    return used or [language()]
+
+
+def viewpoints(table: Table) -> list[Viewpoint]:
+    """The viewpoints someone may be looking from: the people's seats (a bot's seat
+    has no viewer), and the spectators' view while anyone watches. A spectator
+    who arrives before the count says so is brought up to date when the count
+    changes (see ``TableConsumer.table_watchers``)."""
+    people = Seat.objects.filter(table=table, bot_level__isnull=True).order_by("index")
+    seats: list[Viewpoint] = list(people.values_list("index", flat=True))
+    return [*seats, None] if table.spectator_count else seats
+
+
+class FrameCache:
+    """The newest frame rendered per (table, viewpoint) in this process.
+
+    A joining viewer is sent the cached bytes when the table has not moved since
+    they were drawn (one cheap version query instead of a render), so a hundred
+    spectators arriving cost a hundred version reads and one render.
+    """
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self._frames: OrderedDict[tuple[int, Viewpoint, str], tuple[int, str]] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()  # filled from the loop and from worker threads
+
+    def get(
+        self, table_id: int, seat: Viewpoint, version: int, lang: str | None = None
+    ) -> str | None:
+        key = (table_id, seat, lang or language())
+        with self._lock:
+            hit = self._frames.get(key)
+            if hit is None or hit[0] != version:
+                return None
+            self._frames.move_to_end(key)
+            return hit[1]
+
+    def put(
+        self, table_id: int, seat: Viewpoint, version: int, html: str, lang: str | None = None
+    ) -> None:
+        key = (table_id, seat, lang or language())
+        with self._lock:
+            old = self._frames.get(key)
+            if old is not None and old[0] > version:
+                return  # never replace a newer frame with an older one
+            self._frames[key] = (version, html)
+            self._frames.move_to_end(key)
+            while len(self._frames) > self._size:
+                self._frames.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._frames.clear()
+
+
+cache = FrameCache()
+
+
+Frames = dict[tuple[Viewpoint, str], str]
+
+
+def render_all(table_id: int) -> tuple[int, Frames]:
+    """The table's current version and one frame per (viewpoint, language in use),
+    each rendered once."""
+    table = Table.objects.get(pk=table_id)
+    seats = viewpoints(table)
+    frames: Frames = {}
+    for lang in languages_in_use(table_id):
+        with translation.override(lang):
+            for seat, html in render.render_viewpoints(table, seats).items():
+                frames[(seat, lang)] = html
+                cache.put(table_id, seat, table.version, html, lang)
+    return table.version, frames
+
+
+def frame_for(table_id: int, seat: Viewpoint, lang: str | None = None) -> tuple[int, str]:
+    """One viewer's current frame: from the cache when the table has not moved."""
+    lang = lang or language()
+    version = Table.objects.filter(pk=table_id).values_list("version", flat=True).get()
+    html = cache.get(table_id, seat, version, lang)
+    if html is None:
+        table = Table.objects.get(pk=table_id)
+        with translation.override(lang):
+            version, html = table.version, render.render_table(table, seat, oob=True)
+        cache.put(table_id, seat, version, html, lang)
+    return version, html
+
+
+def messages(table_id: int, version: int, frames: Frames) -> list[tuple[str, dict]]:
+    """``(group, message)`` pairs that deliver ``frames`` to their viewpoints."""
+    return [
+        (
+            viewpoint_group(table_id, seat, lang),
+            {"type": "table.frame", "version": version, "html": html},
+        )
+        for (seat, lang), html in frames.items()
+    ]
+
+
+def watchers_group(table_id: int, lang: str) -> str:
+    """Every viewer of the table who reads ``lang`` (the watcher count is words)."""
+    return f"table-{table_id}-all-{lang}"
+
+
+def watchers_fragment(count: int, lang: str | None = None) -> str:
+    """The spectator count alone, swapped in by id (no table re-render)."""
+    with translation.override(lang or language()):
+        return render.watchers_fragment(count)

@@ -1,0 +1,297 @@
+"""The load run behind ``manage.py loadtest``: simulated people and spectators on
+a running site, over real WebSockets, timing every move to every viewer.
+
+Everything here times what a browser would see: a person's client reads its
+frame, waits the think time when the turn is theirs, sends one of the moves the
+frame offers (the buttons' ``hx-vals``), and every viewer's client notes when
+each new version reaches it. All clients run in this one process, so their
+clock is shared and a move's delivery to its last viewer is a plain difference.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import random
+import re
+import statistics
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+VERSION = re.compile(r'data-version="(\d+)"')
+TO_ACT = re.compile(r'data-to-act="(\d*)"')
+HX_VALS = re.compile(r'hx-vals="([^"]+)"')
+DEAL = re.compile(r"<span>Deal (\d+)</span>")
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+def check_loopback(url: str) -> str:
+    """The URL, if it points at this machine (the command loads nothing else)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or parts.hostname not in LOOPBACK:
+        raise ValueError(f"{url}: only http(s)://127.0.0.1, localhost or [::1] may be loaded")
+    return url.rstrip("/")
+
+
+def percentiles(values: list[float]) -> dict[str, float | None]:
+    if not values:
+        return {"n": 0, "p50": None, "p95": None, "p99": None, "max": None}
+    ordered = sorted(values)
+
+    def at(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
+
+    return {"n": len(ordered), "p50": at(0.5), "p95": at(0.95), "p99": at(0.99), "max": at(1.0)}
+
+
+@dataclass
+class Viewer:
+    table: int
+    seat: int | None  # None: a spectator
+    url: str
+    cookie: str | None
+    bot_seats: frozenset[int] = frozenset()
+
+
+@dataclass
+class Record:
+    """What the clients saw, in ``time.perf_counter()`` seconds."""
+
+    sent: dict[tuple[int, int], tuple[float, int]] = field(default_factory=dict)
+    # (table, version reached) -> {viewer id: first arrival}
+    arrivals: dict[tuple[int, int], dict[int, float]] = field(
+        default_factory=lambda: defaultdict(dict)
+    )
+    viewers_of: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    bot_turns: list[float] = field(default_factory=list)  # reply time beyond the pause (ms)
+    frame_bytes: list[int] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    refusals: int = 0
+    connected: int = 0
+    retried_connects: int = 0
+    expected: int = 0  # viewers to connect before anyone moves
+    arrived: int = 0  # viewers whose connection succeeded or finally failed
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    join_times: list[float] = field(default_factory=list)
+
+
+class Client:
+    """One WebSocket viewer (a person at a seat, or a spectator)."""
+
+    def __init__(
+        self,
+        ident: int,
+        viewer: Viewer,
+        record: Record,
+        think_s: float,
+        bot_pause_s: float,
+        rng: random.Random,
+        stop: asyncio.Event,
+    ) -> None:
+        self.ident = ident
+        self.viewer = viewer
+        self.record = record
+        self.think_s = think_s
+        self.bot_pause_s = bot_pause_s
+        self.rng = rng
+        self.stop = stop
+        self.version = -1
+        self.acted_on = -1
+        self.bot_turn: tuple[int, float, str | None] | None = None  # (version, seen, deal)
+
+    async def run(self, gate: asyncio.Semaphore) -> None:
+        from websockets.asyncio.client import connect
+
+        ws_url = "ws" + self.viewer.url[4:] + f"/ws/table/{self.viewer.table}/"
+        headers = {"Cookie": self.viewer.cookie} if self.viewer.cookie else {}
+        started = time.perf_counter()
+        ws = None
+        async with gate:  # a bounded number of handshakes at once, as arrivals spread out
+            for attempt in range(3):
+                try:
+                    ws = await connect(
+                        ws_url,
+                        origin=self.viewer.url,
+                        additional_headers=headers,
+                        open_timeout=60,
+                        max_size=2**22,
+                        ping_interval=None,
+                    )
+                    break
+                except Exception as exc:
+                    self.record.retried_connects += 1
+                    last = exc
+                    await asyncio.sleep(0.5 * (attempt + 1))
+        self.record.arrived += 1
+        if self.record.arrived >= self.record.expected:
+            self.record.ready.set()
+        if ws is None:
+            self.record.errors.append(f"connect: {type(last).__name__}: {last}")
+            return
+        self.record.connected += 1
+        first = True
+        try:
+            while not self.stop.is_set():
+                try:
+                    frame = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                except TimeoutError:
+                    continue
+                now = time.perf_counter()
+                if first and 'id="table-root"' in frame:
+                    self.record.join_times.append(now - started)
+                    first = False
+                await self.on_frame(ws, frame, now)
+        except Exception as exc:  # a broken client is counted, the run goes on
+            if not self.stop.is_set():
+                self.record.errors.append(f"{type(exc).__name__}: {exc}")
+        finally:
+            await ws.close()
+
+    async def on_frame(self, ws: Any, frame: str, now: float) -> None:
+        if 'id="table-root"' not in frame:
+            if 'id="table-error"' in frame:
+                self.record.refusals += 1
+            return
+        match = VERSION.search(frame)
+        if match is None:
+            return
+        version = int(match.group(1))
+        self.record.frame_bytes.append(len(frame.encode()))
+        if version <= self.version:
+            return
+        self.version = version
+        self.record.arrivals[(self.viewer.table, version)].setdefault(self.ident, now)
+        to_act_match = TO_ACT.search(frame)
+        to_act = int(to_act_match.group(1)) if to_act_match and to_act_match.group(1) else None
+        deal = DEAL.search(frame)
+        deal_number = deal.group(1) if deal else None
+        if self.viewer.bot_seats and self.viewer.seat is not None:
+            self.note_bot_reply(version, now, deal_number)
+            if to_act in self.viewer.bot_seats:
+                self.bot_turn = (version, now, deal_number)
+        if to_act is not None and to_act == self.viewer.seat and version > self.acted_on:
+            self.acted_on = version
+            moves = [json.loads(html.unescape(v)) for v in HX_VALS.findall(frame)]
+            moves = [m for m in moves if m.get("version") == version]
+            if moves:
+                asyncio.get_running_loop().create_task(self.move(ws, self.rng.choice(moves)))
+
+    def note_bot_reply(self, version: int, now: float, deal: str | None) -> None:
+        turn = self.bot_turn
+        self.bot_turn = None
+        # Only a bot's reply within one deal (a new deal adds its own pause).
+        if turn is not None and version == turn[0] + 1 and deal == turn[2]:
+            self.record.bot_turns.append((now - turn[1] - self.bot_pause_s) * 1000)
+
+    async def move(self, ws: Any, move: dict[str, Any]) -> None:
+        await self.record.ready.wait()  # nobody moves until every viewer is in
+        await asyncio.sleep(self.think_s)
+        if self.stop.is_set():
+            return
+        self.record.sent[(self.viewer.table, move["version"])] = (time.perf_counter(), self.ident)
+        try:
+            await ws.send(json.dumps(move))
+        except Exception as exc:
+            self.record.errors.append(f"send: {type(exc).__name__}: {exc}")
+
+
+def summarise(record: Record, seconds: float) -> dict[str, Any]:
+    to_mover, to_last = [], []
+    undelivered = 0
+    for (table, version), (sent, mover) in record.sent.items():
+        arrivals = record.arrivals.get((table, version + 1), {})
+        if mover in arrivals:
+            to_mover.append((arrivals[mover] - sent) * 1000)
+        viewers = record.viewers_of[table]
+        if viewers and viewers <= set(arrivals):
+            to_last.append((max(arrivals[v] for v in viewers) - sent) * 1000)
+        else:
+            undelivered += 1
+    by_table: dict[int, list[int]] = defaultdict(list)
+    for table, version in record.arrivals:
+        by_table[table].append(version)
+    moves = sum(max(v) - min(v) for v in by_table.values())
+    frames = record.frame_bytes
+    return {
+        "seconds": round(seconds, 1),
+        "moves": moves,
+        "moves_per_s": round(moves / seconds, 1) if seconds else 0.0,
+        "people_moves": len(record.sent),
+        "move_to_mover_ms": percentiles(to_mover),
+        "move_to_last_viewer_ms": percentiles(to_last),
+        "undelivered_moves": undelivered,
+        "bot_reply_beyond_pause_ms": percentiles(record.bot_turns),
+        "frames": len(frames),
+        "frame_bytes": {
+            "mean": round(statistics.fmean(frames)) if frames else None,
+            "max": max(frames) if frames else None,
+        },
+        "connected": record.connected,
+        "retried_connects": record.retried_connects,
+        "join_ms": percentiles([t * 1000 for t in record.join_times]),
+        "refusals": record.refusals,
+        "errors": len(record.errors),
+        "error_samples": record.errors[:5],
+    }
+
+
+async def bare_broadcast(
+    layer: Any, group_sizes: list[int], frame_bytes: int, rounds: int, pause_s: float
+) -> dict[str, Any]:
+    """The yardstick: the same viewers as bare channels of the same layer, one
+    group per table, a same-size message to every group per round; the time
+    until the group's last channel has it."""
+    payload = "x" * frame_bytes
+    groups: list[tuple[str, list[str]]] = []
+    prefix = f"loadtest-yardstick-{random.getrandbits(32):x}"
+    for index, size in enumerate(group_sizes):
+        name = f"{prefix}-{index}"
+        channels = [await layer.new_channel() for _ in range(size)]
+        for channel in channels:
+            await layer.group_add(name, channel)
+        groups.append((name, channels))
+    latencies: list[float] = []
+
+    async def one(name: str, channels: list[str], version: int) -> None:
+        sent = time.perf_counter()
+        await layer.group_send(name, {"type": "table.frame", "version": version, "html": payload})
+        await asyncio.gather(*(layer.receive(c) for c in channels))
+        latencies.append((time.perf_counter() - sent) * 1000)
+
+    try:
+        for version in range(rounds):
+            await asyncio.wait_for(
+                asyncio.gather(*(one(name, chans, version) for name, chans in groups)), 30
+            )
+            await asyncio.sleep(pause_s)
+    finally:
+        for name, channels in groups:
+            for channel in channels:
+                await layer.group_discard(name, channel)
+    return {"to_last_ms": percentiles(latencies), "messages": len(latencies)}
+
+
+async def progress(stop: asyncio.Event, record: Record, seconds: float, max_moves: int) -> None:
+    """A progress bar on stderr; also ends the run when its time or count is reached."""
+    started = time.perf_counter()
+    width = 30
+    while not stop.is_set():
+        elapsed = time.perf_counter() - started
+        moves = len(record.arrivals)
+        done = min(1.0, max(elapsed / seconds, moves / max_moves if max_moves else 0))
+        bar = "#" * int(done * width)
+        sys.stderr.write(
+            f"\r[{bar:<{width}}] {elapsed:5.1f}/{seconds:.0f} s  moves {moves}  "
+            f"connected {record.connected}  errors {len(record.errors)} "
+        )
+        sys.stderr.flush()
+        if done >= 1.0:
+            stop.set()
+            break
+        await asyncio.sleep(0.5)
+    sys.stderr.write("\n")

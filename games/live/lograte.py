@@ -1,0 +1,62 @@
+"""Logging a repeated failure once per interval, with a count, instead of a
+traceback per attempt (a database outage must not flood the log)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+INTERVAL_S = 60.0
+
+
+class RateLimitedLog:
+    """The first failure of a kind is logged with its traceback; repeats within
+    ``interval_s`` are counted and summarised in one line when the interval ends
+    or when the failure stops (:meth:`recovered`)."""
+
+    def __init__(self, logger: logging.Logger, what: str, interval_s: float = INTERVAL_S) -> None:
+        self.logger = logger
+        self.what = what
+        self.interval_s = interval_s
+        self._lock = threading.Lock()
+        self._since: float | None = None  # when the current run of failures began
+        self._last_report = 0.0
+        self._count = 0  # failures not reported yet
+
+    @property
+    def failing(self) -> bool:
+        return self._since is not None
+
+    def failed(self, exc: BaseException) -> None:
+        now = time.monotonic()
+        with self._lock:
+            first = self._since is None
+            if first:
+                self._since = self._last_report = now
+                self._count = 0
+            else:
+                self._count += 1
+                if now - self._last_report < self.interval_s:
+                    return
+                count, self._count, self._last_report = self._count, 0, now
+        if first:
+            self.logger.error("%s failed: %s", self.what, exc, exc_info=exc)
+        else:
+            self.logger.error(
+                "%s failed %d more times in the last %.0f s (still failing: %s)",
+                self.what,
+                count,
+                self.interval_s,
+                exc,
+            )
+
+    def recovered(self) -> None:
+        with self._lock:
+            if self._since is None:
+                return
+            lasted, count = time.monotonic() - self._since, self._count
+            self._since, self._count = None, 0
+        self.logger.warning(
+            "%s works again after %.1f s (%d failures not logged singly)", self.what, lasted, count
+        )

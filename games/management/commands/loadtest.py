@@ -1,0 +1,244 @@
+"""``manage.py loadtest``: drive a running site over real WebSockets and time it.
+
+    python manage.py loadtest --url http://127.0.0.1:8001 --url http://127.0.0.1:8002 \\
+        --tables 50 --variant belote --think 1 --seconds 60
+
+Run it with the same settings (DATABASE_URL, REDIS_URL, CHANNEL_LAYER_PREFIX) as
+the site: it creates its players and tables directly in the site's database,
+signs them in with session cookies, spreads every table's seats and the
+spectators over the given server URLs (loopback only), and plays for the people
+(a random offered move, ``--think`` seconds after their turn arrives). It ends
+after ``--seconds`` or ``--max-moves``, then times a bare group broadcast of a
+same-size frame through the same channel layer (the yardstick), deletes what it
+created, and prints a summary; the last line is JSON. Progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+import uuid
+from typing import Any
+
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from engine.match import FIRST_TO, MatchFormat
+from games.live import loadrun
+from games.models import RuleSetConfig, Table
+from games.services.tables import create_table, join_seat
+
+SEATS = {"belote": 4, "open_blot": 2}
+LEVELS = ("easy", "normal", "hard")
+
+
+def _cookie(user: Any) -> str:
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+
+class Command(BaseCommand):
+    help = "Load a running site over WebSockets and report move-to-viewer latencies."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--url",
+            action="append",
+            default=[],
+            help="A server to spread viewers over (repeat; loopback only).",
+        )
+        parser.add_argument("--tables", type=int, default=10)
+        parser.add_argument("--variant", choices=sorted(SEATS), default="belote")
+        parser.add_argument(
+            "--bots",
+            type=int,
+            default=0,
+            help="Bot seats per table (the rest are simulated people).",
+        )
+        parser.add_argument("--bot-level", choices=LEVELS, default="normal")
+        parser.add_argument("--bot-delay-ms", type=int, default=600)
+        parser.add_argument(
+            "--think",
+            type=float,
+            default=1.0,
+            help="Seconds a simulated person waits before moving.",
+        )
+        parser.add_argument(
+            "--spectators", type=int, default=0, help="Spectators watching the first table."
+        )
+        parser.add_argument("--seconds", type=float, default=30.0)
+        parser.add_argument("--max-moves", type=int, default=100_000)
+        parser.add_argument("--yardstick-rounds", type=int, default=100)
+        parser.add_argument(
+            "--connect-concurrency",
+            type=int,
+            default=16,
+            help="WebSocket handshakes in flight at once (arrivals spread, not one burst).",
+        )
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--keep", action="store_true", help="Keep the tables and players.")
+
+    def handle(self, *args: object, **options: Any) -> None:
+        try:
+            urls = [loadrun.check_loopback(u) for u in options["url"] or ["http://127.0.0.1:8000"]]
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        seats = SEATS[options["variant"]]
+        if not 0 <= options["bots"] < seats:
+            raise CommandError(f"--bots must be between 0 and {seats - 1}.")
+        if not 1 <= options["tables"] <= 500 or not 0 <= options["spectators"] <= 2000:
+            raise CommandError("--tables must be 1..500 and --spectators 0..2000.")
+        if not 0 < options["seconds"] <= 3600:
+            raise CommandError("--seconds must be more than 0 and at most 3600.")
+        run_id = uuid.uuid4().hex[:8]
+        users: list[Any] = []
+        viewers: list[loadrun.Viewer] = []
+        try:
+            self._setup(run_id, urls, options, users, viewers)
+            summary = asyncio.run(self._run(viewers, options))
+        finally:
+            if not options["keep"]:
+                self._clean_up(run_id)
+        summary["scenario"] = {
+            key: options[key]
+            for key in (
+                "tables",
+                "variant",
+                "bots",
+                "bot_level",
+                "bot_delay_ms",
+                "think",
+                "spectators",
+                "seconds",
+            )
+        } | {"servers": len(urls)}
+        run, bare = summary["run"], summary["bare_broadcast"]
+        ratio = None
+        last, bare_last = run["move_to_last_viewer_ms"]["p99"], bare["to_last_ms"]["p99"]
+        if last is not None and bare_last:
+            ratio = round(last / bare_last, 1)
+        summary["ratio_p99_to_bare"] = ratio
+        self.stdout.write(
+            f"moves {run['moves']} ({run['moves_per_s']}/s), "
+            f"move->mover p50/p95/p99 {self._p(run['move_to_mover_ms'])} ms, "
+            f"move->last viewer {self._p(run['move_to_last_viewer_ms'])} ms, "
+            f"bot reply beyond pause {self._p(run['bot_reply_beyond_pause_ms'])} ms, "
+            f"bare broadcast {self._p(bare['to_last_ms'])} ms (ratio p99 {ratio}), "
+            f"frames {run['frames']} of {run['frame_bytes']['mean']} B, "
+            f"errors {run['errors']}"
+        )
+        self.stdout.write(json.dumps(summary))
+
+    @staticmethod
+    def _p(stats: dict[str, Any]) -> str:
+        return f"{stats['p50']}/{stats['p95']}/{stats['p99']}"
+
+    @staticmethod
+    def _clean_up(run_id: str) -> None:
+        """Delete the run's tables (locked first, in the order moves lock them,
+        so a worker acting meanwhile waits instead of deadlocking) and players."""
+        User = get_user_model()
+        players = User.objects.filter(username__startswith=f"lt-{run_id}-")
+        with transaction.atomic():
+            tables = Table.objects.select_for_update().filter(created_by__in=players)
+            Table.objects.filter(pk__in=list(tables.values_list("pk", flat=True))).delete()
+        players.delete()
+
+    def _setup(
+        self,
+        run_id: str,
+        urls: list[str],
+        options: dict[str, Any],
+        users: list[Any],
+        viewers: list[loadrun.Viewer],
+    ) -> None:
+        variant, seats, bots = options["variant"], SEATS[options["variant"]], options["bots"]
+        rules = RuleSetConfig.objects.get(variant=variant, is_default=True)
+        longest = max(
+            (f for f in MatchFormat.choices(variant) if f.kind == FIRST_TO), key=lambda f: f.n
+        )
+        User = get_user_model()
+        next_url = 0
+        for t in range(options["tables"]):
+            people = [
+                User.objects.create_user(f"lt-{run_id}-{t}-{s}", password=None)
+                for s in range(seats - bots)
+            ]
+            users += people
+            others = ["open"] * (seats - bots - 1) + [options["bot_level"]] * bots
+            table = create_table(
+                user=people[0],
+                variant=variant,
+                fmt=str(longest),
+                rule_set=rules,
+                others=others,
+                bot_delay_ms=options["bot_delay_ms"],
+                turn_seconds=600,
+            )
+            for index, user in enumerate(people[1:], start=1):
+                join_seat(table.pk, user, index)
+            bot_seats = frozenset(range(seats - bots, seats))
+            for index, user in enumerate(people):
+                viewers.append(
+                    loadrun.Viewer(
+                        table.pk, index, urls[next_url % len(urls)], _cookie(user), bot_seats
+                    )
+                )
+                next_url += 1
+            if t == 0:
+                for _ in range(options["spectators"]):
+                    viewers.append(loadrun.Viewer(table.pk, None, urls[next_url % len(urls)], None))
+                    next_url += 1
+
+    async def _run(self, viewers: list[loadrun.Viewer], options: dict[str, Any]) -> dict[str, Any]:
+        record = loadrun.Record(expected=len(viewers))
+        stop = asyncio.Event()
+        rng = random.Random(options["seed"])
+        clients = []
+        for ident, viewer in enumerate(viewers):
+            record.viewers_of[viewer.table].add(ident)
+            clients.append(
+                loadrun.Client(
+                    ident,
+                    viewer,
+                    record,
+                    options["think"],
+                    options["bot_delay_ms"] / 1000,
+                    random.Random(rng.random()),
+                    stop,
+                )
+            )
+        gate = asyncio.Semaphore(options["connect_concurrency"])
+        joining = time.perf_counter()
+        tasks = [asyncio.create_task(c.run(gate)) for c in clients]
+        await record.ready.wait()  # joins are timed on their own; the run starts now
+        started = time.perf_counter()
+        all_joined_s = started - joining
+        await loadrun.progress(stop, record, options["seconds"], options["max_moves"])
+        elapsed = time.perf_counter() - started
+        await asyncio.gather(*tasks, return_exceptions=True)
+        run = loadrun.summarise(record, elapsed)
+        run["all_joined_s"] = round(all_joined_s, 2)
+        sizes: dict[int, int] = {}
+        for viewer in viewers:
+            sizes[viewer.table] = sizes.get(viewer.table, 0) + 1
+        frame = run["frame_bytes"]["mean"] or 6000
+        layer = get_channel_layer()
+        bare = await loadrun.bare_broadcast(
+            layer,
+            list(sizes.values()),
+            frame,
+            options["yardstick_rounds"],
+            pause_s=max(0.0, options["think"] / 4),
+        )
+        return {"run": run, "bare_broadcast": bare}

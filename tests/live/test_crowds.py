@@ -1,0 +1,224 @@
+"""Crowds cost what they must: a move is rendered once per viewpoint whatever
+the number of spectators, a frame's queries do not grow with the match, joins
+do not redraw the table for everyone, presence is written in batches."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games.live import frames, presence, render
+from games.live.conductor import run_due
+from games.live.play import submit
+from games.models import Deal, Presence, Table
+from tests.live.conftest import all_bots, later, live_of
+from tests.live.wsclient import connect, receive_table, send_move, version_of
+
+
+@pytest.fixture
+def render_calls(monkeypatch) -> list:
+    """Every call of the one renderer, as (table id, seat)."""
+    calls: list = []
+    real = render.render_table
+
+    def counting(table, seat, **kwargs):
+        calls.append((table.pk, seat))
+        return real(table, seat, **kwargs)
+
+    monkeypatch.setattr(render, "render_table", counting)
+    return calls
+
+
+async def _move_with_spectators(table: Table, alice, bob, spectators: int, calls: list) -> set:
+    viewers = [await connect(table.pk, None) for _ in range(spectators)]
+    players = {0: (await connect(table.pk, alice))[0], 1: (await connect(table.pk, bob))[0]}
+    for ws, _ in viewers:
+        await receive_table(ws)
+    for ws in players.values():
+        await receive_table(ws)
+    await database_sync_to_async(presence.live_set.flush)()  # the table counts its watchers
+    live = await sync_to_async(live_of)(table)
+    calls.clear()
+    await send_move(players[live.engine.to_act], type="pass", version=live.table.version)
+    spectator_frames = set()
+    for ws, _ in viewers:
+        spectator_frames.add(await receive_table(ws, at_least=live.table.version + 1))
+    for ws in players.values():
+        await receive_table(ws, at_least=live.table.version + 1)
+    for ws in [*(v for v, _ in viewers), *players.values()]:
+        await ws.disconnect()
+    return spectator_frames
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.parametrize("spectators", [1, 12])
+async def test_it_renders_a_move_once_per_viewpoint_whatever_the_number_of_spectators(
+    spectators, duel, alice, bob, render_calls
+) -> None:
+    spectator_frames = await _move_with_spectators(duel, alice, bob, spectators, render_calls)
+    # Two seats and the spectators' view: three renders, for 1 spectator or 12.
+    assert sorted(render_calls, key=str) == [(duel.pk, 0), (duel.pk, 1), (duel.pk, None)]
+    assert len(spectator_frames) == 1, "every spectator is sent the same bytes"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_it_draws_the_table_once_for_many_spectators_joining(duel, render_calls) -> None:
+    sockets = []
+    for _ in range(10):
+        ws, connected = await connect(duel.pk, None)
+        assert connected
+        sockets.append(ws)
+        await receive_table(ws)
+    assert render_calls == [(duel.pk, None)], "joins are served the cached frame"
+    for ws in sockets:
+        await ws.disconnect()
+
+
+@pytest.mark.django_db
+def test_it_renders_only_the_viewpoints_someone_can_look_from(make_table, alice, render_calls):
+    table = make_table(alice, "belote", others=["hard", "hard", "hard"])
+    frames.render_all(table.pk)
+    assert render_calls == [(table.pk, 0)], "no frame for a bot's seat or an empty gallery"
+    Table.objects.filter(pk=table.pk).update(spectator_count=2)
+    render_calls.clear()
+    frames.render_all(table.pk)
+    assert render_calls == [(table.pk, 0), (table.pk, None)]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_it_brings_a_spectator_up_to_date_when_the_count_catches_up(duel, alice, bob):
+    spectator, _ = await connect(duel.pk, None)
+    joined = version_of(await receive_table(spectator))
+    live = await sync_to_async(live_of)(duel)
+    from engine.actions import Action
+
+    # A move published before the table counted this spectator: no spectator frame.
+    await sync_to_async(submit)(duel.pk, Action(live.engine.to_act, "pass"), live.table.version)
+    assert version_of(await receive_table(spectator, timeout=10, at_least=joined + 1)) == joined + 1
+    await spectator.disconnect()
+
+
+def _play_deals(table: Table, deals: int) -> None:
+    all_bots(table)
+    while Deal.objects.filter(match__table=table, status=Deal.Status.FINISHED).count() < deals:
+        assert run_due(later()), "the bots stopped playing"
+
+
+def _queries_for_frames(table: Table) -> int:
+    Table.objects.filter(pk=table.pk).update(spectator_count=1)  # at least one viewpoint
+    with CaptureQueriesContext(connection) as queries:
+        frames.render_all(table.pk)
+    return len(queries)
+
+
+@pytest.mark.django_db
+def test_it_reads_as_many_queries_per_frame_at_the_fifth_deal_as_at_the_first(
+    make_table, alice
+) -> None:
+    table = make_table(alice, "open_blot", others=["easy"])
+    at_first = _queries_for_frames(table)
+    _play_deals(table, 4)
+    assert live_of(table) is not None, "the match is still on"
+    assert _queries_for_frames(table) == at_first
+    # Loaded once for all viewpoints: table, people's seats, match, participants,
+    # deals, scores, the open deal's log.
+    assert at_first <= 7
+
+
+@pytest.mark.django_db
+def test_it_never_loads_the_action_logs_of_finished_deals(make_table, alice) -> None:
+    table = make_table(alice, "open_blot", others=["easy"])
+    _play_deals(table, 2)
+    Table.objects.filter(pk=table.pk).update(spectator_count=1)
+    with CaptureQueriesContext(connection) as queries:
+        frames.render_all(table.pk)
+    logs_read = [q["sql"] for q in queries if '"games_deal"."actions"' in q["sql"]]
+    # Only the shown deal's log, by its id, once; never the logs of the match.
+    assert len(logs_read) == 1
+    for sql in logs_read:
+        assert 'WHERE "games_deal"."id" =' in sql
+
+
+@pytest.mark.django_db
+def test_it_writes_a_heartbeat_for_all_connections_in_one_statement(make_table, alice) -> None:
+    table = make_table(alice, "open_blot", others=["easy"])
+
+    def beat_queries(n: int) -> int:
+        book = presence.LiveSet()
+        for i in range(n):
+            book.open(f"ch-{n}-{i}", table.pk, None, None)
+        book.flush()
+        with CaptureQueriesContext(connection) as queries:
+            book.flush(heartbeat_every=0)
+        return len(queries)
+
+    assert beat_queries(3) == beat_queries(60) == 1
+
+
+@pytest.mark.django_db
+def test_it_records_opens_and_closes_in_batches(make_table, alice) -> None:
+    table = make_table(alice, "open_blot", others=["easy"])
+    book = presence.LiveSet()
+    for i in range(20):
+        book.open(f"s{i}", table.pk, None, None)
+    with CaptureQueriesContext(connection) as queries:
+        counts = book.flush()
+    assert counts == {table.pk: 20}
+    # One insert, one count, one update of the table's spectator count.
+    assert len(queries) <= 3
+    for i in range(5):
+        book.close(f"s{i}")
+    assert book.flush() == {table.pk: 15}
+    assert Presence.objects.filter(closed_at__isnull=False).count() == 5
+    table.refresh_from_db()
+    assert table.spectator_count == 15
+
+
+@pytest.mark.django_db
+def test_it_writes_nothing_for_a_connection_closed_before_the_batch(make_table, alice) -> None:
+    table = make_table(alice, "open_blot", others=["easy"])
+    book = presence.LiveSet()
+    book.open("brief", table.pk, None, None)
+    book.close("brief")
+    book.flush()
+    assert not Presence.objects.exists()
+
+
+@pytest.mark.django_db
+def test_it_wakes_the_table_when_a_seated_player_leaves(make_table, alice, bob) -> None:
+    from games.services.tables import join_seat
+
+    table = make_table(alice, "open_blot")
+    join_seat(table.pk, bob, 1)
+    book = presence.LiveSet()
+    book.open("alice", table.pk, alice.pk, 0)
+    book.flush()
+    Table.objects.filter(pk=table.pk).update(wakeup_at=later())
+    book.close("alice")
+    book.flush()
+    table.refresh_from_db()
+    assert table.wakeup_at <= timezone.now()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_it_forwards_only_newer_versions_to_a_viewer(duel, alice) -> None:
+    ws, _ = await connect(duel.pk, alice)
+    first = await receive_table(ws)
+    version = version_of(first)
+    layer = get_channel_layer()
+    group = frames.viewpoint_group(duel.pk, 0)
+    await layer.group_send(group, {"type": "table.frame", "version": version, "html": "old"})
+    await layer.group_send(
+        group, {"type": "table.frame", "version": version + 5, "html": "new"}
+    )
+    assert await ws.receive_from(timeout=5) == "new"
+    await ws.disconnect()
