@@ -28,3 +28,12 @@ def _own_rate_limit_counts(settings) -> None:
         name: {**config, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
         for name, config in settings.CACHES.items()
     }
+
+
+@pytest.fixture(autouse=True)
+def _room_for_many_tables(settings) -> None:
+    """Tests create many tables as one user; the tests of the creation limits set
+    the limits they check themselves (tests/site/test_abuse_limits.py)."""
+    settings.BLOT_BOT_TABLES_PER_USER = 1000
+    settings.BLOT_TABLES_PER_USER_HOURLY = 1000
+    settings.BLOT_TABLES_PER_ADDRESS_HOURLY = 1000

@@ -110,6 +110,7 @@ def _play_deals(table: Table, deals: int) -> None:
     all_bots(table)
     while Deal.objects.filter(match__table=table, status=Deal.Status.FINISHED).count() < deals:
         assert run_due(later()), "the bots stopped playing"
+    run_due(later())  # the next deal is dealt once the pause after the last is over
 
 
 def _queries_for_frames(table: Table) -> int:
