@@ -56,11 +56,16 @@ def plan(live: Live, now: datetime) -> Plan:
     if not live.engine.history:
         # Leave the last deal's result on screen a moment before anyone acts.
         turn_start = max(turn_start, live.deal.started_at + pause_after_deal())
-    bot_time = turn_start + timedelta(milliseconds=table.bot_delay_ms)
+    bot_delay = timedelta(milliseconds=table.bot_delay_ms)
+    bot_time = turn_start + bot_delay
     if seat.bot_level is not None:
         return Plan(seat_index, seat.bot_level, bot_time)
+    if seat.left_at is not None:  # they left the table: the stand-in plays at bot time
+        return Plan(seat_index, STAND_IN_LEVEL, max(bot_time, seat.left_at + bot_delay))
     deadline = turn_start + timedelta(seconds=table.turn_seconds)
     away = presence.away_since(table, seat_index, since=turn_start)
+    if away is not None and seat.returned_at is not None:
+        away = max(away, seat.returned_at)  # not away before they came back
     if away is not None:
         grace_over = away + timedelta(seconds=table.disconnect_grace_seconds)
         if grace_over <= max(now, bot_time):

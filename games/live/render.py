@@ -30,6 +30,7 @@ from engine.cards import (
 )
 from engine.declarations import Declaration
 from engine.observe import Observation, observe
+from games.live import match_actions
 from games.models import Deal, Match, Table
 from games.templatetags.blot import SUIT_SYMBOLS, kind_label, trump_label
 
@@ -100,6 +101,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         "match": match,
         "version": table.version,
     }
+    context["match_actions"] = match_actions.view(table, match, seat)
     if match is None:
         return context
     participants = list(match.participants.all())

@@ -26,7 +26,9 @@ def table_create(request: HttpRequest) -> HttpResponse:
     variant = (
         variant_form.cleaned_data["variant"] if variant_form.is_valid() else Variant.BELOTE
     )
-    form = TableCreateForm(variant, request.POST or None)
+    # "New table" at a finished match links here with that table's settings.
+    prefill = {k: v for k, v in request.GET.items() if k != "variant"}
+    form = TableCreateForm(variant, request.POST or None, initial=prefill)
     if request.method == "POST" and form.is_valid():
         try:
             table = table_services.create_table(

@@ -23,7 +23,7 @@ def test_it_lists_open_tables_with_their_details(client, make_table, alice):
     assert "First to 1001 points" in html
     assert "alice" in html
     assert "Bot (Hard)" in html
-    assert ">7<" in html  # spectators
+    assert "7 watching" in html  # spectators
 
 
 def test_it_hides_private_tables(client, make_table, alice):
