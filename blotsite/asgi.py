@@ -16,6 +16,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from blotsite.routing import websocket_urlpatterns  # noqa: E402
+from games.live import shutdown  # noqa: E402
 from games.live.conductor import ensure_started  # noqa: E402
 
 router = ProtocolTypeRouter(
@@ -32,5 +33,6 @@ async def application(scope, receive, send):  # type: ignore[no-untyped-def]
     # The first request or connection starts this process's conductor (bots and
     # turn clocks), so a restarted server resumes pending turns on its own.
     if scope["type"] in ("http", "websocket"):
+        shutdown.install()  # SIGTERM: finish moves in flight, then exit
         ensure_started()
     return await router(scope, receive, send)

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from engine.ai import decide
 from engine.observe import observe
-from games.live import presence
+from games.live import presence, shutdown
 from games.live.play import Live, Refused, current, submit
 from games.models import Seat, Table
 
@@ -121,6 +121,8 @@ def run_due(now: datetime | None = None) -> int:
     moves = 0
     now = now or timezone.now()
     for table_id in due_tables(now):
+        if shutdown.stopping.is_set():
+            break  # the process is stopping: leave the rest to the next one
         try:
             moves += act_if_due(table_id, now)
         except Exception:  # one broken table must not stop the others
@@ -152,7 +154,7 @@ async def conduct_forever(poll_s: float = 0.15) -> None:
     # Its own worker thread (not the consumers' shared sync thread), so a bot
     # thinking for half a second never holds up a viewer's render or move.
     run_pass = sync_to_async(_run_due_closing, thread_sensitive=False)
-    while True:
+    while not shutdown.stopping.is_set():
         try:
             moves = await run_pass()
         except Exception:
@@ -172,3 +174,4 @@ def ensure_started() -> None:
         return
     if _task is None or _task.done():
         _task = asyncio.get_running_loop().create_task(conduct_forever())
+        shutdown.watch_conductor(_task)
