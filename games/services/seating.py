@@ -151,7 +151,8 @@ def do_rematch(table: Table, match: Match, seat: Seat) -> Rematch:
         return offer  # it has started: asking again changes nothing
     if table.current_match().pk != match.pk:
         raise ServiceError(_("This table has already moved on to another match."))
-    if seat.left_at is not None:
+    came_back = seat.left_at is not None
+    if came_back:
         # Asking for the next match is coming back: the stand-in stops.
         seat.left_at = None
         seat.returned_at = timezone.now()
@@ -160,7 +161,7 @@ def do_rematch(table: Table, match: Match, seat: Seat) -> Rematch:
     # Bots, and seats whose person left (a stand-in plays them), say yes at once.
     automatic = {s.index for s in seats if s.bot_level is not None or s.left_at is not None}
     accepted = set(offer.accepted) | automatic | {seat.index}
-    if accepted == set(offer.accepted):
+    if accepted == set(offer.accepted) and not came_back:
         return offer
     offer.accepted = sorted(accepted)
     if len(accepted) == len(seats):

@@ -230,3 +230,23 @@ def test_it_lets_a_stand_in_accept_for_a_person_who_left(duel, alice, bob) -> No
     assert (event.user, event.kind) == (bob, MatchEvent.Kind.LEFT)
     # and they can still come back to the new match
     assert seating.return_to_seat(duel.pk, bob) is True
+
+
+def test_it_counts_a_rematch_request_as_coming_back(make_table, alice, bob, carol) -> None:
+    table = make_table(alice, "belote", fmt="best_of:1", others=["open", "easy", "open"])
+    from games.services.tables import join_seat
+
+    join_seat(table.pk, bob, 1)
+    join_seat(table.pk, carol, 3)
+    seating.leave(table.pk, carol)
+    old = finish(table)
+    offer = seating.rematch(table.pk, alice, old.pk)
+    assert offer.new_match is None and offer.accepted == [0, 2, 3]  # bots and a left seat
+    before = version(table)
+    seating.rematch(table.pk, carol, old.pk)  # already counted, but now back
+    assert seat_of(table, carol).left_at is None
+    assert version(table) == before + 1
+    assert seating.rematch(table.pk, bob, old.pk).new_match is not None
+    assert (
+        not MatchEvent.objects.filter(match__table=table, kind="left").exclude(match=old).exists()
+    )  # nobody is away in the new match
