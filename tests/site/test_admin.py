@@ -131,3 +131,16 @@ def test_it_shows_table_and_match_pages(admin_client_, make_table, alice):
     for name, pk in [("table", table.pk), ("match", match.pk), ("player", alice.player.pk)]:
         url = reverse(f"admin:games_{name}_change", args=[pk])
         assert admin_client_.get(url).status_code == 200
+
+
+def test_it_shows_who_left_and_returned_on_the_match(admin_client_, make_table, alice, bob):
+    from games.services import seating
+    from games.services.tables import join_seat
+
+    table = make_table(alice, "open_blot")
+    join_seat(table.pk, bob, 1)
+    seating.leave(table.pk, bob)
+    match = table.current_match()
+    response = admin_client_.get(reverse("admin:games_match_change", args=[match.pk]))
+    assert response.status_code == 200
+    assert "Left the table" in response.content.decode()
