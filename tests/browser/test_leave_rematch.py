@@ -8,6 +8,7 @@ starts a new match with the same seats. The lobby fits a 390 px phone.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sqlite3
 
@@ -43,13 +44,27 @@ def quick_table(page, variant: str) -> int:
     return int(re.search(r"/tables/(\d+)/$", page.url).group(1))
 
 
+def click_until(page, selector: str, shown: str, attempts: int = 5) -> None:
+    """Click ``selector`` until ``shown`` is visible. The table is redrawn on every
+    move (the bots move every 100 ms here): a click whose press and release land
+    on two copies of the link is no click, so it is tried again."""
+    for _ in range(attempts):
+        # (gone in a redraw, or gone because the last click worked)
+        with contextlib.suppress(Exception):
+            page.locator(selector).click(timeout=5_000)
+        try:
+            page.locator(shown).wait_for(state="visible", timeout=5_000)
+            return
+        except Exception:  # the click was lost in a redraw
+            continue
+    raise AssertionError(f"clicking {selector} never showed {shown}")
+
+
 def leave(tp: TablePage) -> None:
     page = tp.page
-    page.locator('#table-root a[data-action="leave"]').click()
-    dialog = page.locator("#leave-dialog")
-    assert dialog.is_visible()
+    click_until(page, '#table-root a[data-action="leave"]', "#leave-dialog")
     with page.expect_navigation():
-        dialog.locator('[data-action="leave-confirm"]').click()
+        page.locator('#leave-dialog [data-action="leave-confirm"]').click()
     tp.wait_live()
 
 
@@ -65,7 +80,7 @@ def test_it_hands_my_seat_to_a_bot_when_i_leave_and_gives_it_back_when_i_return(
     ) == [("normal",)]
 
     # "Stay" closes the dialog and changes nothing.
-    page.locator('#table-root a[data-action="leave"]').click()
+    click_until(page, '#table-root a[data-action="leave"]', "#leave-dialog")
     page.locator("#leave-dialog button[formmethod=dialog]").click()
     assert not page.locator("#leave-dialog").is_visible()
     assert rows(
@@ -83,8 +98,7 @@ def test_it_hands_my_seat_to_a_bot_when_i_leave_and_gives_it_back_when_i_return(
     deadline_moves = moves_by(site_db, table_id, 0)
     assert deadline_moves > before
 
-    page.locator('#table-root a[data-action="return"]').click()
-    page.locator('#table-root a[data-action="leave"]').wait_for()
+    click_until(page, '#table-root a[data-action="return"]', '#table-root a[data-action="leave"]')
     assert rows(
         site_db, 'SELECT left_at FROM games_seat WHERE table_id = ? AND "index" = 0', (table_id,)
     ) == [(None,)]
@@ -122,8 +136,7 @@ def test_it_starts_a_rematch_with_the_same_seats(new_page, site_db):
     rematch = page.locator('#table-root a[data-action="rematch"]')
     rematch.wait_for(timeout=90_000)
     assert page.locator('#table-root a[data-action="new-table"]').count() == 1
-    rematch.click()
-    page.locator('#table-root a[data-action="leave"]').wait_for()
+    click_until(page, '#table-root a[data-action="rematch"]', '#table-root a[data-action="leave"]')
 
     matches = rows(
         site_db,
