@@ -156,6 +156,14 @@ def test_it_starts_a_rematch_with_the_same_seats(new_page, site_db):
     assert seats[0] == seats[1]
     assert tp.seat() == 0
 
+    # The finished match's page (score table, who left) and the profile fit a phone.
+    page.set_viewport_size(PHONE)
+    profile = page.locator("header nav a", has_text="Profile").get_attribute("href")
+    for path in (f"/matches/{matches[0][0]}/", f"/matches/{matches[0][0]}/deals/1/", profile):
+        page.goto(path)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{path} is {width} px wide on a phone"
+
 
 def test_the_lobby_fits_a_phone_screen(new_page, site_db):
     page = new_page()
