@@ -168,7 +168,3 @@ class Seat(models.Model):
     @property
     def side(self) -> int:
         return self.index % 2
-
-    @property
-    def has_left(self) -> bool:
-        return self.left_at is not None
