@@ -18,6 +18,7 @@ from django.conf import settings  # noqa: E402
 
 from blotsite.bodylimit import BodySizeLimit, install_daphne_guard  # noqa: E402
 from blotsite.routing import websocket_urlpatterns  # noqa: E402
+from games.live import shutdown  # noqa: E402
 from games.live.conductor import ensure_started  # noqa: E402
 
 # Under Daphne (which has imported this module to serve it), refuse oversized
@@ -38,5 +39,6 @@ async def application(scope, receive, send):  # type: ignore[no-untyped-def]
     # The first request or connection starts this process's conductor (bots and
     # turn clocks), so a restarted server resumes pending turns on its own.
     if scope["type"] in ("http", "websocket"):
+        shutdown.install()  # SIGTERM: finish moves in flight, then exit
         ensure_started()
     return await router(scope, receive, send)

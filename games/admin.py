@@ -16,6 +16,7 @@ from games.models import (
     Deal,
     Entrant,
     Match,
+    MatchEvent,
     Pairing,
     Participant,
     Player,
@@ -122,13 +123,23 @@ class ScoreRowInline(admin.TabularInline):
     can_delete = False
 
 
+class MatchEventInline(admin.TabularInline):
+    """Who left the table and came back (the record: read-only)."""
+
+    model = MatchEvent
+    extra = 0
+    fields = ["index", "user", "kind", "at", "deal_number"]
+    readonly_fields = fields
+    can_delete = False
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     list_display = ["id", "table", "variant", "format", "status", "winner", "started_at"]
     list_filter = ["variant", "status", "format"]
     search_fields = ["id", "table__id", "participants__name", "participants__user__username"]
     raw_id_fields = ["table", "tournament"]
-    inlines = [ParticipantInline, ScoreRowInline]
+    inlines = [ParticipantInline, ScoreRowInline, MatchEventInline]
     date_hierarchy = "started_at"
 
 

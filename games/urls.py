@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.views import accounts, help, language, lobby, matches, tables, tournaments
+from games.views import accounts, help, language, lobby, matches, seating, tables, tournaments
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
@@ -33,6 +33,14 @@ urlpatterns = [
     path("tables/<int:pk>/cancel/", tables.table_cancel, name="table_cancel"),
     path("tables/<int:pk>/seats/<int:index>/join/", tables.seat_join, name="seat_join"),
     path("tables/<int:pk>/seats/<int:index>/leave/", tables.seat_leave, name="seat_leave"),
+    # A running match: leave it, come back; a finished one: rematch.
+    path("tables/<int:pk>/leave-match/", seating.leave, name="match_leave"),
+    path("tables/<int:pk>/return/", seating.come_back, name="match_return"),
+    path(
+        "tables/<int:pk>/matches/<int:match_pk>/rematch/", seating.rematch, name="match_rematch"
+    ),
+    path("play/bots/<str:variant>/", lobby.play_bots, name="play_bots"),
+    path("lobby/tables/", lobby.table_list, name="lobby_tables"),
     path("invite/<str:token>/", tables.table_invite, name="table_invite"),
     # Tournaments.
     path("tournaments/", tournaments.tournament_list, name="tournament_list"),

@@ -32,7 +32,7 @@ from django.utils import timezone
 from engine.actions import Action
 from engine.deal import PLAYING
 from engine.observe import Observation, observe
-from games.live import notify, presence
+from games.live import notify, presence, shutdown
 from games.live.decisions import decide_for
 from games.live.lograte import RateLimitedLog
 from games.live.play import Live, Refused, current, submit
@@ -64,15 +64,20 @@ def plan(live: Live, now: datetime) -> Plan:
     # Before the first move of a table nobody has stamped a turn yet; a deal dealt
     # after the previous one's pause starts its own turn.
     turn_start = max(table.turn_started_at or live.deal.started_at, live.deal.started_at)
-    bot_time = turn_start + timedelta(milliseconds=table.bot_delay_ms)
+    bot_delay = timedelta(milliseconds=table.bot_delay_ms)
+    bot_time = turn_start + bot_delay
     if trick_just_completed(live):
         # The finished trick stays in the middle a moment; a bot (or a stand-in)
         # leads the next one only after it has been gathered.
         bot_time += timedelta(milliseconds=table.trick_pause_ms)
     if seat.bot_level is not None:
         return Plan(seat_index, seat.bot_level, bot_time)
+    if seat.left_at is not None:  # they left the table: the stand-in plays at bot time
+        return Plan(seat_index, STAND_IN_LEVEL, max(bot_time, seat.left_at + bot_delay))
     deadline = turn_start + timedelta(seconds=table.turn_seconds)
     away = presence.away_since(table, seat_index, since=turn_start)
+    if away is not None and seat.returned_at is not None:
+        away = max(away, seat.returned_at)  # not away before they came back
     if away is not None:
         grace_over = away + timedelta(seconds=table.disconnect_grace_seconds)
         if grace_over <= max(now, bot_time):
@@ -197,6 +202,8 @@ def run_due(now: datetime | None = None) -> int:
     moves = 0
     now = now or timezone.now()
     for table_id in due_tables(now):
+        if shutdown.stopping.is_set():
+            break  # the process is stopping: leave the rest to the next one
         try:
             moves += act_if_due(table_id, now)
         except Exception:  # one broken table must not stop the others
@@ -274,7 +281,7 @@ class Conductor:
         tasks: set[asyncio.Task[None]] = set()
         delay = self.poll_s
         try:
-            while True:
+            while not shutdown.stopping.is_set():
                 try:
                     await self._pass(tasks)
                 except Exception as exc:
@@ -288,6 +295,9 @@ class Conductor:
                 self._wake.clear()
         finally:
             listener.cancel()
+            if tasks and shutdown.stopping.is_set():
+                # Stopping: let the moves being made commit (or fail) whole first.
+                await asyncio.wait(tasks, timeout=shutdown.DRAIN_S - 1)
             for task in tasks:
                 task.cancel()
             self.db.shutdown(wait=False, cancel_futures=True)
@@ -388,3 +398,4 @@ def ensure_started() -> None:
     loop = asyncio.get_running_loop()
     if _task is None or _task.done() or _task.get_loop() is not loop:
         _task = loop.create_task(conduct_forever())
+        shutdown.watch_conductor(_task)

@@ -151,6 +151,9 @@ def submit(table_id: int, action: Action, version: int, *, by_server: bool = Fal
         bots_seat = Seat.objects.filter(table=table, index=action.seat, bot_level__isnull=False)
         if not by_server and bots_seat.exists():
             raise Refused(_("A bot plays that seat."))
+        left = Seat.objects.filter(table=table, index=action.seat, left_at__isnull=False)
+        if not by_server and left.exists():
+            raise Refused(_("You have left this seat; return to it to play."))
         try:
             events = live.engine.apply(action)
         except IllegalAction as exc:

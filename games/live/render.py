@@ -33,6 +33,7 @@ from engine.cards import (
 from engine.cards import card as card_of
 from engine.declarations import Declaration
 from engine.observe import Observation, observe
+from games.live import match_actions
 from games.models import Deal, Match, Table
 from games.templatetags.blot import SUIT_SYMBOLS, format_label, kind_label, trump_label
 
@@ -128,6 +129,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         "format": format_label(table.format),
         "trick_pause_ms": table.trick_pause_ms,
     }
+    context["match_actions"] = match_actions.view(table, match, seat)
     if match is None:
         return context
     participants = _once("participants", lambda: list(match.participants.all()))

@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0007_hardening"),
+        ("games", "0005_hardening"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -4,6 +4,7 @@ from games.models.matches import Deal, Match, Participant, ScoreRow
 from games.models.players import Player
 from games.models.presence import Presence
 from games.models.rulesets import RuleSetConfig
+from games.models.seating import MatchEvent, Rematch
 from games.models.tables import BotLevel, Seat, Table, Variant
 from games.models.tournaments import Entrant, Kind, Pairing, Tournament, TournamentRound
 
@@ -13,10 +14,12 @@ __all__ = [
     "Entrant",
     "Kind",
     "Match",
+    "MatchEvent",
     "Pairing",
     "Participant",
     "Player",
     "Presence",
+    "Rematch",
     "RuleSetConfig",
     "ScoreRow",
     "Seat",

@@ -143,6 +143,12 @@ class Seat(models.Model):
     bot_level = models.CharField(
         _("bot level"), max_length=10, choices=BotLevel.choices, null=True, blank=True
     )
+    # Set while the seat's person has left a running match: a stand-in bot plays
+    # the seat, which stays theirs so they can come back (games.services.seating).
+    left_at = models.DateTimeField(_("left"), null=True, blank=True)
+    # When they last came back: an old closed connection must not count as being
+    # away since before they returned (the conductor's disconnect grace).
+    returned_at = models.DateTimeField(_("returned"), null=True, blank=True)
 
     class Meta:
         ordering = ["table", "index"]

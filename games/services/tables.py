@@ -223,3 +223,26 @@ def cancel_table(table_id: int, user: AbstractBaseUser) -> None:
 def _bump(table: Table) -> None:
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
     table.refresh_from_db(fields=["version"])
+
+
+#: "Play against bots" in the lobby: the variant's usual format (Belote first to
+#: 1000, the target French club players know; Open Blot first to 501), the
+#: default rule set and timings, every other seat a Normal bot.
+QUICK_BOT_LEVEL = BotLevel.NORMAL
+
+
+def create_quick_bot_table(user: AbstractBaseUser, variant: str) -> Table:
+    """A public table against Normal bots with the variant's defaults; the match
+    starts at once. Goes through :func:`create_table` like any other table."""
+    if variant not in SEATS:
+        raise ServiceError(_("Unknown variant."))
+    rule_set = RuleSetConfig.objects.filter(variant=variant, is_default=True).first()
+    if rule_set is None:
+        raise ServiceError(_("This variant has no default rule set."))
+    return create_table(
+        user=user,
+        variant=variant,
+        fmt=str(MatchFormat.default(variant)),
+        rule_set=rule_set,
+        others=[QUICK_BOT_LEVEL] * (SEATS[variant] - 1),
+    )

@@ -1,37 +1,66 @@
-"""The lobby: public tables that are waiting or playing, filterable by variant."""
+"""The lobby: tables being played now (with their score) and open tables,
+filterable by variant, refreshed by a light poll of its list; one-click tables
+against bots."""
 
 from __future__ import annotations
 
-from django.db.models import Count, Prefetch, Q
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.db.models import Count, JSONField, OuterRef, Prefetch, Q, Subquery
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from games.forms import LobbyFilterForm
-from games.models import Seat, Table
+from games.models import Match, ScoreRow, Seat, Table
+from games.services import ServiceError
+from games.services import tables as table_services
 
 _OPEN_SEAT = Q(seats__user__isnull=True, seats__bot_level__isnull=True)
 _SEATS = Seat.objects.select_related("user__player").order_by("index")
+#: How often the lobby's list asks for a fresh copy (seconds).
+POLL_SECONDS = 5
+
+
+def _score() -> Subquery:
+    """The running totals of the table's match being played (its last score row)."""
+    rows = ScoreRow.objects.filter(
+        match__table=OuterRef("pk"), match__status=Match.Status.PLAYING
+    ).order_by("-number")
+    return Subquery(rows.values("totals")[:1], output_field=JSONField())
 
 
 def _tables(variant: str | None):
     tables = (
         Table.objects.filter(is_private=False)
         .exclude(status=Table.Status.FINISHED)
-        .annotate(free_seats=Count("seats", filter=_OPEN_SEAT))
+        .annotate(free_seats=Count("seats", filter=_OPEN_SEAT), score=_score())
         .prefetch_related(Prefetch("seats", queryset=_SEATS))
-        .order_by("-status", "-created_at")  # waiting (open seats) first
+        .order_by("-created_at")
     )
     if variant:
         tables = tables.filter(variant=variant)
     return tables
 
 
-@vary_on_headers("HX-Request")
-def lobby(request: HttpRequest) -> HttpResponse:
+def _list_context(request: HttpRequest) -> dict:
     form = LobbyFilterForm(request.GET or None)
     variant = form.cleaned_data["variant"] if form.is_valid() else None
-    context = {"form": form, "tables": _tables(variant)[:100]}
+    tables = list(_tables(variant)[:100])
+    return {
+        "form": form,
+        "tables": tables,
+        "playing": [t for t in tables if t.status == Table.Status.PLAYING],
+        "waiting": [t for t in tables if t.status == Table.Status.WAITING],
+        "poll_seconds": POLL_SECONDS,
+    }
+
+
+@vary_on_headers("HX-Request")
+def lobby(request: HttpRequest) -> HttpResponse:
+    context = _list_context(request)
     if request.user.is_authenticated:
         context["my_tables"] = (
             Table.objects.filter(seats__user=request.user)
@@ -41,3 +70,23 @@ def lobby(request: HttpRequest) -> HttpResponse:
     if request.htmx and not (request.htmx.boosted or request.htmx.history_restore_request):
         return render(request, "games/_table_list.html", context)
     return render(request, "games/lobby.html", context)
+
+
+@require_GET
+def table_list(request: HttpRequest) -> HttpResponse:
+    """Just the lists (what the lobby's poll fetches)."""
+    return render(request, "games/_table_list.html", _list_context(request))
+
+
+@require_POST
+def play_bots(request: HttpRequest, variant: str) -> HttpResponse:
+    """One click: a table against Normal bots, the match running, the player in it."""
+    if not request.user.is_authenticated:
+        # After logging in they come back to the lobby and its buttons.
+        return redirect_to_login(reverse("lobby"))
+    try:
+        table = table_services.create_quick_bot_table(request.user, variant)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("lobby")
+    return redirect(table.get_absolute_url())

@@ -20,8 +20,18 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "sides": _sides(participants),
         "rows": list(match.score_rows.select_related("deal").order_by("number")),
         "deals": list(match.deals.order_by("number")),
+        "events": _events(match, participants),
     }
     return render(request, "games/match.html", context)
+
+
+def _events(match, participants) -> list[dict]:
+    """Who left the table and who came back, and when (games.services.seating)."""
+    names = {p.index: p.name for p in participants}
+    return [
+        {"name": names.get(e.index, "?"), "kind": e.kind, "at": e.at, "deal": e.deal_number}
+        for e in match.events.all()
+    ]
 
 
 def _sides(participants) -> list[list]:

@@ -24,8 +24,12 @@ from games.services import tables as table_services
 def table_create(request: HttpRequest) -> HttpResponse:
     source = request.POST if request.method == "POST" else request.GET
     variant_form = VariantForm(source or None, initial={"variant": Variant.BELOTE})
-    variant = variant_form.cleaned_data["variant"] if variant_form.is_valid() else Variant.BELOTE
-    form = TableCreateForm(variant, request.POST or None)
+    variant = (
+        variant_form.cleaned_data["variant"] if variant_form.is_valid() else Variant.BELOTE
+    )
+    # "New table" at a finished match links here with that table's settings.
+    prefill = {k: v for k, v in request.GET.items() if k != "variant"}
+    form = TableCreateForm(variant, request.POST or None, initial=prefill)
     if request.method == "POST" and form.is_valid():
         try:
             table = table_services.create_table(

@@ -145,3 +145,16 @@ def test_it_hides_a_running_deals_deck_and_salt_in_the_admin(make_table, make_us
     assert deal.commitment in html
     assert deal.shuffle_salt not in html
     assert "&quot;deck&quot;" not in html
+
+
+def test_it_shows_who_left_and_returned_on_the_match(admin_client_, make_table, alice, bob):
+    from games.services import seating
+    from games.services.tables import join_seat
+
+    table = make_table(alice, "open_blot")
+    join_seat(table.pk, bob, 1)
+    seating.leave(table.pk, bob)
+    match = table.current_match()
+    response = admin_client_.get(reverse("admin:games_match_change", args=[match.pk]))
+    assert response.status_code == 200
+    assert "Left the table" in response.content.decode()

@@ -23,7 +23,7 @@ def test_it_lists_open_tables_with_their_details(client, make_table, alice):
     assert "First to 1001 points" in html
     assert "alice" in html
     assert "Bot (Hard)" in html
-    assert ">7<" in html  # spectators
+    assert "7 watching" in html  # spectators
 
 
 def test_it_hides_private_tables(client, make_table, alice):
@@ -89,3 +89,78 @@ def test_it_shows_my_tables_including_private_ones(alice_client, make_table, ali
     response = alice_client.get(reverse("lobby"))
     assert list(response.context["my_tables"]) == [table]
     assert table.invite_url() in response.content.decode()
+
+
+def test_it_lists_playing_tables_with_their_score_and_a_watch_link(client, make_table, alice):
+    import random
+
+    from games.models import Deal
+    from tests.site.conftest import play_out
+
+    table = make_table(alice, "belote", others=["easy", "easy", "easy"])
+    match = table.current_match()
+    from games.services.matches import finish_deal
+
+    finish_deal(play_out(match.deals.get(number=1), random.Random(3)))
+    totals = match.score_rows.get(number=1).totals
+    waiting = make_table(alice, "open_blot")
+    assert match.deals.filter(status=Deal.Status.PLAYING).exists()
+    response = client.get(reverse("lobby"))
+    assert response.context["playing"] == [table]
+    assert response.context["waiting"] == [waiting]
+    html = response.content.decode()
+    assert f'data-watch href="{table.get_absolute_url()}"' in html
+    assert f"{totals[0]} \u2013 {totals[1]}" in html  # an en dash
+    assert html.count("data-watch") == 1  # an open table is joined, not watched
+
+
+def test_it_refreshes_its_list_with_a_small_fragment(client, make_table, alice):
+    response = client.get(reverse("lobby"))
+    html = response.content.decode()
+    assert 'hx-get="/lobby/tables/"' in html and 'hx-trigger="every 5s"' in html
+    table = make_table(alice, "open_blot", others=["easy"])  # a table starts meanwhile
+    fragment = client.get(reverse("lobby_tables"), {"variant": "open_blot"})
+    assert fragment.status_code == 200
+    assert b"<html" not in fragment.content
+    assert f'data-watch href="{table.get_absolute_url()}"'.encode() in fragment.content
+    assert client.get(reverse("lobby_tables"), {"variant": "belote"}).context["tables"] == []
+
+
+@pytest.mark.parametrize(
+    ("variant", "fmt", "seats"), [("belote", "first_to:1000", 4), ("open_blot", "first_to:501", 2)]
+)
+def test_it_starts_a_table_against_normal_bots_in_one_click(
+    alice_client, alice, variant, fmt, seats
+):
+    response = alice_client.post(reverse("play_bots", args=[variant]))
+    table = Table.objects.get()
+    assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
+    assert (table.variant, table.format, table.status) == (variant, fmt, Table.Status.PLAYING)
+    assert not table.is_private
+    assert [(s.user, s.bot_level) for s in table.seats.order_by("index")] == [(alice, None)] + [
+        (None, "normal")
+    ] * (seats - 1)
+    assert table.current_match().status == "playing"
+
+
+def test_it_sends_an_anonymous_player_to_log_in_before_playing_bots(client):
+    response = client.post(reverse("play_bots", args=["belote"]))
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('login')}?next=/"
+    assert not Table.objects.exists()
+
+
+def test_it_refuses_a_quick_table_of_an_unknown_variant(alice_client):
+    response = alice_client.post(reverse("play_bots", args=["poker"]), follow=True)
+    assert "Unknown variant." in response.content.decode()
+    assert not Table.objects.exists()
+
+
+def test_it_creates_quick_tables_only_on_post(alice_client):
+    assert alice_client.get(reverse("play_bots", args=["belote"])).status_code == 405
+    assert not Table.objects.exists()
+
+
+def test_it_offers_the_quick_buttons_in_the_lobby(client):
+    html = client.get(reverse("lobby")).content.decode()
+    assert 'data-play-bots="belote"' in html and 'data-play-bots="open_blot"' in html

@@ -23,7 +23,7 @@ def fill_keys(apps, schema_editor) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0004_t12i18n_languages")]
+    dependencies = [("games", "0004_languages")]
 
     operations = [
         migrations.AddField(

@@ -1,0 +1,51 @@
+"""What a seated person may do about the match itself, beside playing it: leave
+(and come back), and at the end a rematch or a new table like this one.
+
+``view`` decides what the table shows; the actions are POSTs to
+``games.views.seating`` (each also answers GET with a small confirm page, so
+they work without JavaScript). Spectators get nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.urls import reverse
+
+from games.models import Match, Participant, Rematch, Seat, Table
+from games.services.seating import prefill_new_table
+
+
+def view(table: Table, match: Match | None, seat: int | None, user: Any = None) -> dict | None:
+    """What to offer the viewer in ``seat`` (None: a spectator; nothing)."""
+    if seat is None or match is None:
+        return None
+    mine = Seat.objects.filter(table=table, index=seat).first()
+    if mine is None or mine.user_id is None:
+        return None
+    if user is not None and getattr(user, "pk", None) != mine.user_id:
+        return None
+    if match.status == Match.Status.PLAYING:
+        if mine.left_at is not None:
+            return {"kind": "return", "url": reverse("match_return", args=[table.pk])}
+        return {"kind": "leave", "url": reverse("match_leave", args=[table.pk])}
+    offer = Rematch.objects.filter(match=match).first()
+    if offer is not None and offer.new_match_id is not None:
+        return None  # the rematch is on: the table shows it
+    accepted = set(offer.accepted) if offer else set()
+    seats = list(table.seats.all())
+    names = dict(Participant.objects.filter(match=match).values_list("index", "name"))
+    waiting = [
+        names.get(s.index, "?")
+        for s in seats
+        if s.index not in accepted and s.bot_level is None and s.left_at is None
+    ]
+    return {
+        "kind": "rematch",
+        "url": reverse("match_rematch", args=[table.pk, match.pk]),
+        "offered": offer is not None,
+        "accepted": seat in accepted,
+        "waiting_for": ", ".join(n for n in waiting if n != names.get(seat)),
+        "new_table_url": f"{reverse('table_create')}?{urlencode(prefill_new_table(table))}",
+    }

@@ -1,0 +1,99 @@
+"""Stopping a Daphne process cleanly (SIGTERM or SIGINT) after live tables ran.
+
+Why a process used to hang: a move's "table changed" message is sent after its
+commit with ``async_to_sync``, from a worker thread (the conductor's, or the
+consumers' shared one), and runs on the server's event loop. When Daphne
+stopped its loop while such a thread was between commit and message, the thread
+waited for a loop that would never run again, and the interpreter's exit waited
+for the thread: the port closed, the process stayed.
+
+So, before the reactor shuts down (a Twisted "before shutdown" trigger, which
+runs while the loop still turns):
+
+1. :data:`stopping` is set: the conductor finishes the pass it is in (a move is
+   one transaction: it is committed or never happened) and starts no other;
+2. the conductor task and the consumers' shared sync thread are waited for, so a
+   move in flight commits and tells its viewers (bounded by ``DRAIN_S``).
+
+And as a last resort, once the reactor has stopped, a daemon timer ends the
+process after ``FORCE_EXIT_S`` if some thread still holds it. That loses
+nothing: every move is a single transaction, and a transaction cut off before
+its commit is rolled back by the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+import threading
+
+from asgiref.sync import sync_to_async
+
+log = logging.getLogger(__name__)
+
+#: Set when the process is shutting down: start no new conductor work.
+stopping = threading.Event()
+#: How long the "before shutdown" step waits for work in flight.
+DRAIN_S = 5.0
+#: How long after the reactor stopped the process may take to exit on its own.
+FORCE_EXIT_S = 3.0
+
+_installed = False
+_conductor_task: asyncio.Task[None] | None = None
+
+
+def watch_conductor(task: asyncio.Task[None]) -> None:
+    """The in-process conductor's task, waited for at shutdown."""
+    global _conductor_task
+    _conductor_task = task
+
+
+def install() -> None:
+    """Hook into Daphne's (Twisted's) shutdown, once per process. Does nothing
+    outside a running Twisted reactor (tests, other servers)."""
+    global _installed
+    if _installed or "twisted.internet.reactor" not in sys.modules:
+        return
+    from twisted.internet import reactor
+
+    if not reactor.running:
+        return
+    _installed = True
+    reactor.addSystemEventTrigger("before", "shutdown", _before_shutdown)
+    reactor.addSystemEventTrigger("after", "shutdown", _after_shutdown)
+
+
+def _before_shutdown():  # -> twisted Deferred: the reactor waits for it
+    from twisted.internet.defer import Deferred
+
+    stopping.set()
+    return Deferred.fromFuture(asyncio.ensure_future(drain()))
+
+
+async def drain(timeout: float = DRAIN_S) -> None:
+    """Wait (at most ``timeout``) for the conductor's pass and any move in flight."""
+    waits = [asyncio.ensure_future(sync_to_async(_nothing, thread_sensitive=True)())]
+    if _conductor_task is not None and not _conductor_task.done():
+        waits.append(asyncio.shield(_conductor_task))
+    _done, pending = await asyncio.wait(waits, timeout=timeout)
+    if pending:
+        log.warning("shutdown: %d task(s) still running after %.0f s", len(pending), timeout)
+
+
+def _nothing() -> None:
+    """Queued behind whatever the consumers' shared sync thread is doing."""
+
+
+def _after_shutdown() -> None:
+    timer = threading.Timer(FORCE_EXIT_S, _force_exit)
+    timer.daemon = True  # never itself keeps the process alive
+    timer.start()
+
+
+def _force_exit() -> None:
+    busy = [t.name for t in threading.enumerate() if t is not threading.current_thread()]
+    log.warning("shutdown: threads still running %s; exiting anyway", busy)
+    logging.shutdown()
+    os._exit(0)

@@ -1,0 +1,204 @@
+"""Leaving a running match, coming back to it, and rematches.
+
+Each public function runs in one transaction holding the table's row lock (the
+same lock every move takes), checks first (``check_...``, which raises
+``ServiceError`` and changes nothing), then acts (``do_...``). Asking twice is
+harmless: the second call changes nothing. After commit the table's version has
+gone up and its viewers are told, so every open table page updates.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import Deal, Match, MatchEvent, Rematch, Seat, Table
+from games.services.errors import ServiceError
+from games.services.matches import start_match
+
+
+def _locked(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise ServiceError(_("There is no such table.")) from None
+
+
+def _own_seat(table: Table, user: AbstractBaseUser) -> Seat:
+    seat = (
+        Seat.objects.select_for_update().filter(table=table, user_id=user.pk).first()
+        if user.is_authenticated
+        else None
+    )
+    if seat is None:
+        raise ServiceError(_("You have no seat at this table."))
+    return seat
+
+
+def _playing_match(table: Table) -> Match:
+    match = table.current_match()
+    if match is None or match.status != Match.Status.PLAYING:
+        raise ServiceError(_("No match is being played at this table."))
+    return match
+
+
+def _bump_and_notify(table: Table) -> None:
+    """A new version (clients' in-flight moves on the old one are refused), a
+    fresh plan for the conductor, and every viewer told after commit."""
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1, wakeup_at=None)
+    table.refresh_from_db(fields=["version", "wakeup_at"])
+    table_id, version = table.pk, table.version
+    # Imported here: the live package renders this module's controls (a cycle).
+    from games.live import notify
+
+    transaction.on_commit(lambda: notify.table_changed(table_id, version))
+
+
+def _deal_number(match: Match) -> int | None:
+    return (
+        match.deals.filter(status=Deal.Status.PLAYING)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+
+
+def _record(match: Match, seat: Seat, kind: str) -> None:
+    MatchEvent.objects.create(
+        match=match,
+        index=seat.index,
+        user_id=seat.user_id,
+        kind=kind,
+        at=timezone.now(),
+        deal_number=_deal_number(match),
+    )
+
+
+# --- leaving ------------------------------------------------------------------------------
+
+
+def check_leave(table: Table, user: AbstractBaseUser) -> tuple[Match, Seat]:
+    match = _playing_match(table)
+    return match, _own_seat(table, user)
+
+
+def do_leave(table: Table, match: Match, seat: Seat) -> bool:
+    if seat.left_at is not None:
+        return False  # already gone: nothing to do
+    seat.left_at = timezone.now()
+    seat.save(update_fields=["left_at"])
+    _record(match, seat, MatchEvent.Kind.LEFT)
+    _bump_and_notify(table)
+    return True
+
+
+def leave(table_id: int, user: AbstractBaseUser) -> bool:
+    """``user`` leaves the running match: a Normal bot plays their seat from its
+    next turn (after the table's bot pause) until they return. Returns whether
+    anything changed."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        match, seat = check_leave(table, user)
+        return do_leave(table, match, seat)
+
+
+# --- returning ----------------------------------------------------------------------------
+
+
+def check_return(table: Table, user: AbstractBaseUser) -> tuple[Match, Seat]:
+    match = _playing_match(table)
+    return match, _own_seat(table, user)
+
+
+def do_return(table: Table, match: Match, seat: Seat) -> bool:
+    if seat.left_at is None:
+        return False  # never left (or already back)
+    now = timezone.now()
+    seat.left_at = None
+    seat.returned_at = now
+    seat.save(update_fields=["left_at", "returned_at"])
+    _record(match, seat, MatchEvent.Kind.RETURNED)
+    _bump_and_notify(table)
+    return True
+
+
+def return_to_seat(table_id: int, user: AbstractBaseUser) -> bool:
+    """``user`` takes back the seat they left; the stand-in stops. Only the
+    seat's own person can: the seat stays theirs while they are away."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        match, seat = check_return(table, user)
+        return do_return(table, match, seat)
+
+
+# --- rematch ------------------------------------------------------------------------------
+
+
+def check_rematch(table: Table, user: AbstractBaseUser, match_id: int) -> tuple[Match, Seat]:
+    match = Match.objects.filter(pk=match_id, table=table).first()
+    if match is None:
+        raise ServiceError(_("There is no such match at this table."))
+    seat = _own_seat(table, user)
+    if match.status != Match.Status.FINISHED:
+        raise ServiceError(_("The match is not over yet."))
+    return match, seat
+
+
+def do_rematch(table: Table, match: Match, seat: Seat) -> Rematch:
+    offer, _created = Rematch.objects.select_for_update().get_or_create(match=match)
+    if offer.new_match_id is not None:
+        return offer  # it has started: asking again changes nothing
+    if table.current_match().pk != match.pk:
+        raise ServiceError(_("This table has already moved on to another match."))
+    came_back = seat.left_at is not None
+    if came_back:
+        # Asking for the next match is coming back: the stand-in stops.
+        seat.left_at = None
+        seat.returned_at = timezone.now()
+        seat.save(update_fields=["left_at", "returned_at"])
+    seats = list(table.seats.all())
+    # Bots, and seats whose person left (a stand-in plays them), say yes at once.
+    automatic = {s.index for s in seats if s.bot_level is not None or s.left_at is not None}
+    accepted = set(offer.accepted) | automatic | {seat.index}
+    if accepted == set(offer.accepted) and not came_back:
+        return offer
+    offer.accepted = sorted(accepted)
+    if len(accepted) == len(seats):
+        offer.new_match = start_match(table)
+        for s in seats:
+            if s.left_at is not None:  # the stand-in goes on playing for them
+                _record(offer.new_match, s, MatchEvent.Kind.LEFT)
+    offer.save()
+    _bump_and_notify(table)
+    return offer
+
+
+def rematch(table_id: int, user: AbstractBaseUser, match_id: int) -> Rematch:
+    """``user`` asks for (or accepts) a rematch of the finished match
+    ``match_id``: the same seats and settings, a new match at the same table,
+    which starts once every seat has accepted."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        match, seat = check_rematch(table, user, match_id)
+        return do_rematch(table, match, seat)
+
+
+def prefill_new_table(table: Table) -> dict[str, str]:
+    """The create form's fields for a new table like ``table``: its variant,
+    format, rule set and timings; bots stay bots, people's seats are open."""
+    data = {
+        "variant": table.variant,
+        "format": table.format,
+        "turn_seconds": str(table.turn_seconds),
+        "disconnect_grace_seconds": str(table.disconnect_grace_seconds),
+        "bot_delay_ms": str(table.bot_delay_ms),
+    }
+    if table.rule_set_id is not None:
+        data["rule_set"] = str(table.rule_set_id)
+    for s in table.seats.all():
+        if s.index > 0:
+            data[f"seat_{s.index}"] = s.bot_level or "open"
+    return data

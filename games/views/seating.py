@@ -1,0 +1,100 @@
+"""Leaving a running match, returning to it, and rematches (games.services.seating).
+
+Each address answers GET with a small confirm page (a plain form: it works
+without JavaScript) and POST by acting. A POST from htmx gets 204: the table
+page updates itself over its WebSocket; a plain POST is redirected to the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods
+
+from games import access
+from games.models import Table
+from games.services import ServiceError, seating
+
+
+def _act(
+    request: HttpRequest,
+    table: Table,
+    action: Callable[[], object],
+    confirm: dict[str, object],
+) -> HttpResponse:
+    if request.method == "GET":
+        return render(request, "games/match_action_confirm.html", {"table": table, **confirm})
+    try:
+        action()
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        if request.htmx:
+            response = HttpResponse(status=204)
+            response["HX-Refresh"] = "true"  # the page shows the message
+            return response
+    else:
+        if request.htmx:
+            return HttpResponse(status=204)
+    return redirect(table.get_absolute_url())
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def leave(request: HttpRequest, pk: int) -> HttpResponse:
+    table = access.get_table(request, pk)
+    return _act(
+        request,
+        table,
+        lambda: seating.leave(table.pk, request.user),
+        {
+            "title": _("Leave the table?"),
+            "text": _(
+                "A Normal bot will play your seat from its next turn. You can come back "
+                "to your seat while the match lasts."
+            ),
+            "button": _("Leave the table"),
+            "action": "leave-confirm",
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def come_back(request: HttpRequest, pk: int) -> HttpResponse:
+    table = access.get_table(request, pk)
+    return _act(
+        request,
+        table,
+        lambda: seating.return_to_seat(table.pk, request.user),
+        {
+            "title": _("Return to your seat?"),
+            "text": _("The bot playing for you stops and you play your own cards again."),
+            "button": _("Return to my seat"),
+            "action": "return",
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rematch(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
+    table = access.get_table(request, pk)
+    return _act(
+        request,
+        table,
+        lambda: seating.rematch(table.pk, request.user, match_pk),
+        {
+            "title": _("Play a rematch?"),
+            "text": _(
+                "The same seats and settings, a new match at this table. It starts when "
+                "every player has accepted; bots accept at once."
+            ),
+            "button": _("Rematch"),
+            "action": "rematch",
+        },
+    )
