@@ -125,6 +125,7 @@ def test_it_reads_as_many_queries_per_frame_at_the_fifth_deal_as_at_the_first(
     make_table, alice
 ) -> None:
     table = make_table(alice, "open_blot", others=["easy"])
+    all_bots(table)  # the same viewpoints at both measurements
     at_first = _queries_for_frames(table)
     _play_deals(table, 4)
     assert live_of(table) is not None, "the match is still on"

@@ -15,11 +15,10 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 async def test_it_updates_every_viewer_when_a_player_leaves_and_returns(duel, alice, bob):
     mine, _ = await connect(duel.pk, alice)
-    await receive_table(mine)
+    frame = await receive_table(mine)
+    assert 'data-action="leave"' in frame
     spectator, _ = await connect(duel.pk, None)
     await receive_table(spectator)
-    frame = await receive_table(mine)  # the spectator's arrival
-    assert 'data-action="leave"' in frame
     await sync_to_async(seating.leave)(duel.pk, alice)
     left = duel.version + 1
     frame = await receive_table(mine, at_least=left)
