@@ -248,7 +248,7 @@ def test_it_plays_everyone_once_per_swiss_round_with_no_avoidable_rematch(n, rou
                 results.append(Result(number, p.a, p.b, rng.choice([p.a, p.b]), (1, 0)))
 
 
-def test_it_pairs_a_swiss_of_sixty_four_quickly_enough_to_run_the_suite() -> None:
+def test_it_pairs_six_rounds_of_a_sixty_four_entrant_swiss_without_a_rematch() -> None:
     entrants = list(range(64))
     rng = random.Random(7)
     results: list[Result] = []
