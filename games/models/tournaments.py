@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.rules import RuleSet
 from engine.tournament import KNOCKOUT, ROUND_ROBIN, SWISS
-from games.models.choices import BotLevel, Variant
+from games.models.choices import BotLevel, Variant, bot_name
 
 if TYPE_CHECKING:
     from engine.match import MatchFormat
@@ -208,6 +208,15 @@ class Entrant(models.Model):
     @property
     def is_bot(self) -> bool:
         return self.user_id is None
+
+    @property
+    def shown_name(self) -> str:
+        """The name to show: a bot entrant's in the reader's language (the stored one
+        is in the language of whoever started the tournament; bots are numbered by
+        their seed, which is the number they were created with), anyone else's as stored."""
+        if self.is_bot and self.bot_level and self.seed:
+            return bot_name(self.seed - 1, self.bot_level)
+        return self.name
 
     def players(self) -> list[int]:
         """User ids of the people playing for this entrant (an invited partner
