@@ -154,13 +154,19 @@ class Entrant(models.Model):
         ACCEPTED = "accepted", _("Accepted")
         BOT = "bot", _("Bot partner")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="entrants",
+        verbose_name=_("tournament"),
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="tournament_entries",
+        verbose_name=_("user"),
     )
     partner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -168,6 +174,7 @@ class Entrant(models.Model):
         null=True,
         blank=True,
         related_name="tournament_partnerships",
+        verbose_name=_("partner"),
     )
     partner_status = models.CharField(
         _("partner"),
@@ -231,12 +238,19 @@ class TournamentRound(models.Model):
     """A round that has begun. Its row is created in the same transaction as its
     pairings, and (tournament, number) is unique: a round can't begin twice."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="round_set",
+        verbose_name=_("tournament"),
+    )
     number = models.PositiveSmallIntegerField(_("round"))
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
 
     class Meta:
         ordering = ["tournament", "number"]
+        verbose_name = _("tournament round")
+        verbose_name_plural = _("tournament rounds")
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number")
         ]
@@ -255,24 +269,51 @@ class Pairing(models.Model):
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="pairings",
+        verbose_name=_("tournament"),
+    )
     round = models.PositiveSmallIntegerField(_("round"))
     index = models.PositiveSmallIntegerField(_("match"))
-    entrant_a = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    entrant_a = models.ForeignKey(
+        Entrant, on_delete=models.CASCADE, related_name="+", verbose_name=_("first entrant")
+    )
     entrant_b = models.ForeignKey(
-        Entrant, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Entrant,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("second entrant"),
     )
     table = models.ForeignKey(
-        "games.Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "games.Table",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("table"),
     )
     match = models.ForeignKey(
-        "games.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "games.Match",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("match"),
     )
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PLAYING
     )
     winner = models.ForeignKey(
-        Entrant, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        Entrant,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("winner"),
     )
     points_a = models.IntegerField(_("points (a)"), default=0)
     points_b = models.IntegerField(_("points (b)"), default=0)
@@ -281,6 +322,8 @@ class Pairing(models.Model):
 
     class Meta:
         ordering = ["tournament", "round", "index"]
+        verbose_name = _("pairing")
+        verbose_name_plural = _("pairings")
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "round", "index"], name="pairing_unique_place"
