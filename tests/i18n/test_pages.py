@@ -15,12 +15,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import escape
 
 from games.live.render import render_table
 from games.models import Deal, Match, Player, Table, Tournament
 from games.services import tournaments as tournament_services
 from games.services.matches import deal_next, finish_deal
 from games.services.tables import join_seat
+from games.templatetags.blot import table_tip
 from tests.i18n.catalogues import TRANSLATED
 from tests.i18n.walker import english_left, visible_texts
 from tests.site.conftest import default_rule_set, play_match, play_out
@@ -198,3 +200,16 @@ def test_it_finds_english_when_a_page_is_not_translated(scenario) -> None:
     left = english_left(html, "ru")
     assert "Score table" in left
     assert "Deal 2" in left  # "Deal %(n)s" with its placeholder filled in
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_it_explains_the_stacks_and_the_proposed_card_in_tooltips(
+    language, scenario, make_table, alice
+) -> None:
+    bidding = make_table(alice, "belote", others=["easy", "easy", "easy"])  # deal 1, bidding
+    with translation.override(language):
+        stacks = render_table(scenario.duel, 0)
+        proposed = render_table(bidding, 0)
+        tips = {name: escape(table_tip(name)) for name in ("stacks", "proposed")}
+    assert f'title="{tips["stacks"]}"' in stacks
+    assert f'title="{tips["proposed"]}"' in proposed
