@@ -448,7 +448,9 @@ def _bids_so_far(obs: Observation, names: dict[int, str]) -> list[str]:
     out = []
     for a in obs.history:
         if a.type in ("pass", "take", "choose"):
-            out.append(f"{names.get(a.seat)}: {_bid_label(a)}")
+            out.append(
+                _("%(name)s: %(bid)s") % {"name": names.get(a.seat, "?"), "bid": _bid_label(a)}
+            )
     return out
 
 

@@ -34,7 +34,7 @@ class Player(models.Model):
     #: ``names.key(display_name)``: unique, so no two players look alike (NFKC,
     #: case-folded). Players who shared a name before names were checked keep it,
     #: their key suffixed with "#<id>" until they choose another (migration 0007).
-    name_key = models.CharField(max_length=200, unique=True, editable=False)
+    name_key = models.CharField(_("name key"), max_length=200, unique=True, editable=False)
     language = models.CharField(
         _("preferred language"),
         max_length=10,

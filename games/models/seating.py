@@ -18,7 +18,9 @@ class MatchEvent(models.Model):
         LEFT = "left", _("Left the table")
         RETURNED = "returned", _("Returned to the table")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="events", verbose_name=_("match")
+    )
     index = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -26,6 +28,7 @@ class MatchEvent(models.Model):
         null=True,
         blank=True,
         related_name="match_events",
+        verbose_name=_("user"),
     )
     kind = models.CharField(_("what"), max_length=10, choices=Kind.choices)
     at = models.DateTimeField(_("when"), default=timezone.now)
@@ -46,7 +49,9 @@ class Rematch(models.Model):
     and seats whose person left say yes at once); when every seat has, the new
     match starts and ``new_match`` points at it."""
 
-    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="rematch")
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, related_name="rematch", verbose_name=_("match")
+    )
     accepted = models.JSONField(_("accepted by seats"), default=list, blank=True)
     created_at = models.DateTimeField(_("offered"), auto_now_add=True)
     new_match = models.OneToOneField(
@@ -55,6 +60,7 @@ class Rematch(models.Model):
         null=True,
         blank=True,
         related_name="rematch_of",
+        verbose_name=_("new match"),
     )
 
     class Meta:

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.rules import RuleSet
 from engine.tournament import KNOCKOUT, ROUND_ROBIN, SWISS
-from games.models.choices import BotLevel, Variant
+from games.models.choices import BotLevel, Variant, bot_name
 
 if TYPE_CHECKING:
     from engine.match import MatchFormat
@@ -154,13 +154,19 @@ class Entrant(models.Model):
         ACCEPTED = "accepted", _("Accepted")
         BOT = "bot", _("Bot partner")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="entrants",
+        verbose_name=_("tournament"),
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="tournament_entries",
+        verbose_name=_("user"),
     )
     partner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -168,6 +174,7 @@ class Entrant(models.Model):
         null=True,
         blank=True,
         related_name="tournament_partnerships",
+        verbose_name=_("partner"),
     )
     partner_status = models.CharField(
         _("partner"),
@@ -209,6 +216,15 @@ class Entrant(models.Model):
     def is_bot(self) -> bool:
         return self.user_id is None
 
+    @property
+    def shown_name(self) -> str:
+        """The name to show: a bot entrant's in the reader's language (the stored one
+        is in the language of whoever started the tournament; bots are numbered by
+        their seed, which is the number they were created with), anyone else's as stored."""
+        if self.is_bot and self.bot_level and self.seed:
+            return bot_name(self.seed - 1, self.bot_level)
+        return self.name
+
     def players(self) -> list[int]:
         """User ids of the people playing for this entrant (an invited partner
         plays only once they accepted)."""
@@ -222,12 +238,19 @@ class TournamentRound(models.Model):
     """A round that has begun. Its row is created in the same transaction as its
     pairings, and (tournament, number) is unique: a round can't begin twice."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="round_set",
+        verbose_name=_("tournament"),
+    )
     number = models.PositiveSmallIntegerField(_("round"))
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
 
     class Meta:
         ordering = ["tournament", "number"]
+        verbose_name = _("tournament round")
+        verbose_name_plural = _("tournament rounds")
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number")
         ]
@@ -246,24 +269,51 @@ class Pairing(models.Model):
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="pairings",
+        verbose_name=_("tournament"),
+    )
     round = models.PositiveSmallIntegerField(_("round"))
     index = models.PositiveSmallIntegerField(_("match"))
-    entrant_a = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    entrant_a = models.ForeignKey(
+        Entrant, on_delete=models.CASCADE, related_name="+", verbose_name=_("first entrant")
+    )
     entrant_b = models.ForeignKey(
-        Entrant, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Entrant,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("second entrant"),
     )
     table = models.ForeignKey(
-        "games.Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "games.Table",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("table"),
     )
     match = models.ForeignKey(
-        "games.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "games.Match",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("match"),
     )
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PLAYING
     )
     winner = models.ForeignKey(
-        Entrant, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        Entrant,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("winner"),
     )
     points_a = models.IntegerField(_("points (a)"), default=0)
     points_b = models.IntegerField(_("points (b)"), default=0)
@@ -272,6 +322,8 @@ class Pairing(models.Model):
 
     class Meta:
         ordering = ["tournament", "round", "index"]
+        verbose_name = _("pairing")
+        verbose_name_plural = _("pairings")
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "round", "index"], name="pairing_unique_place"

@@ -85,7 +85,8 @@
     var out = r && r.querySelector("[data-countdown]");
     if (!out) return;
     var left = Math.max(0, Math.round((Number(r.dataset.deadline) - Date.now()) / 1000));
-    out.textContent = left + " s";
+    // The unit comes from the page, in the reader's language ("{seconds} s").
+    out.textContent = (out.dataset.format || "{seconds} s").replace("{seconds}", left);
     out.classList.toggle("urgent", left <= 5);
   }
   setInterval(tick, 250);

@@ -40,7 +40,7 @@ def assert_result_and_scores_in(page, db: SiteDB, table_id: int, words: dict[str
     assert [c.strip() for c in row.locator("td").all_inner_texts()] == [
         str(p) for p in result["deal_points"]
     ]
-    assert words["score table"] in page.locator("#score-table h3").inner_text()
+    assert words["score table"] in page.locator("#score-table summary").inner_text()
     assert page.locator("#score-table tbody tr").count() >= 1
     text = page.locator("#table-root").inner_text()
     for english in ("Score table", "Card points", "Deal points", "Trump", "result"):
@@ -55,7 +55,7 @@ def test_it_plays_a_belote_deal_in_russian(new_page, site_db):
     site_db.set_bot_delay(table_id, BOT_DELAY_MS)
     tp = TablePage(page, table_id, site_db).wait_live()
     assert page.locator("html").get_attribute("lang") == "ru"
-    assert "Раздача 1" in page.locator("#table-root .status-bar").inner_text()
+    assert "Раздача 1" in page.locator("#table-root .table-head .deal-no").inner_text()
     assert "Как играть в белот" in page.locator("main").inner_text()
 
     tp.play()
@@ -81,7 +81,7 @@ def test_it_plays_an_open_blot_deal_in_armenian(new_page, site_db):
     table_id = create_table(page, "open_blot", ["easy"])
     site_db.set_bot_delay(table_id, BOT_DELAY_MS)
     tp = TablePage(page, table_id, site_db).wait_live()
-    assert "Խաղափուլ 1" in page.locator("#table-root .status-bar").inner_text()
+    assert "Խաղափուլ 1" in page.locator("#table-root .table-head .deal-no").inner_text()
     stacks = page.locator("#table-root .stacks").first.get_attribute("aria-label")
     assert stacks.endswith("կույտերը")
 

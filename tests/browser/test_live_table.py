@@ -122,7 +122,8 @@ def test_it_plays_open_blot_against_a_hard_bot_with_an_announcement_by_f2(
     assert buttons.count() == len(offered)
     declared = sorted(tp.cards("#announce-menu li:first-child button [data-card]"))
     assert declared == sorted(offered[0])
-    label = buttons.first.inner_text().split(":")[0].strip()  # "Terz: J♠ Q♠ K♠"
+    # The button reads "Terz J♠ Q♠ K♠": the combination's name, then its cards.
+    label = buttons.first.evaluate("b => b.firstChild.textContent").strip()
     version = tp.version()
     buttons.first.click()
     page.wait_for_function(

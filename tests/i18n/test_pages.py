@@ -15,14 +15,17 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import escape
 
 from games.live.render import render_table
-from games.models import Deal, Match, Player, Table
-from games.services.matches import finish_deal
+from games.models import Deal, Match, Player, Table, Tournament
+from games.services import tournaments as tournament_services
+from games.services.matches import deal_next, finish_deal
 from games.services.tables import join_seat
+from games.templatetags.blot import table_tip
 from tests.i18n.catalogues import TRANSLATED
 from tests.i18n.walker import english_left, visible_texts
-from tests.site.conftest import play_match, play_out
+from tests.site.conftest import default_rule_set, play_match, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +37,10 @@ class Scenario:
     waiting: Table  # alice's Belote table, seats open: invite link, seat buttons
     belote: Table  # alice and three bots, deal 2 in play, deal 1 scored
     duel: Table  # Open Blot, alice against bob, deal 2 in play, deal 1 scored
-    finished: Match  # a whole Belote match, best of one deal
+    finished: Match  # a whole Belote match, best of one deal: rematch controls
+    between: Table  # alice and three bots, deal 1 scored, deal 2 not dealt yet
+    knockout: Tournament  # Open Blot, alice and three bots, bracket in play
+    swiss: Tournament  # Open Blot, alice and four bots, standings in play
 
 
 def _advance(table: Table, plays: int) -> None:
@@ -54,6 +60,7 @@ def _second_deal(table: Table, plays: int) -> Table:
     match = table.matches.get()
     first = match.deals.get(number=1)
     finish_deal(play_out(first, random.Random(7)))
+    deal_next(match.pk)  # the conductor's job after the pause, at once here
     _advance(table, plays)
     table.refresh_from_db()
     return table
@@ -70,7 +77,35 @@ def scenario(make_table, alice, bob) -> Scenario:
     finished = done.matches.get()
     play_match(finished, seed=3)
     finished.refresh_from_db()
-    return Scenario(waiting, belote, duel, finished)
+    between = make_table(alice, "belote", others=["easy", "normal", "hard"])
+    finish_deal(play_out(between.matches.get().deals.get(number=1), random.Random(7)))
+    between.refresh_from_db()
+    return Scenario(
+        waiting,
+        belote,
+        duel,
+        finished,
+        between,
+        _tournament(alice, "knockout", 4),
+        _tournament(alice, "swiss", 5, rounds=2),
+    )
+
+
+def _tournament(alice, kind: str, entrants: int, **kw) -> Tournament:
+    """A running Open Blot tournament of alice and Easy bots."""
+    tournament = tournament_services.create_tournament(
+        user=alice,
+        name="Cup",
+        variant="open_blot",
+        kind=kind,
+        fmt="best_of:1",
+        rule_set=default_rule_set("open_blot"),
+        max_entrants=entrants,
+        fill_with_bots="easy",
+        **kw,
+    )
+    tournament_services.register(tournament.pk, alice)
+    return tournament_services.start(tournament.pk, alice)
 
 
 Url = Callable[[Scenario], str]
@@ -95,6 +130,20 @@ PAGES: list[tuple[str, Url, bool]] = [
     ("deal in play", lambda s: s.duel.matches.get().deals.last().get_absolute_url(), False),
     ("how to play Belote", lambda s: reverse("how_to_play", args=["belote"]), False),
     ("how to play Open Blot", lambda s: reverse("how_to_play", args=["open-blot"]), False),
+    ("lobby's live tables", lambda s: reverse("lobby_tables"), True),
+    ("table between deals", lambda s: s.between.get_absolute_url(), True),
+    ("table at match end", lambda s: s.finished.table.get_absolute_url(), True),
+    ("leave the match", lambda s: reverse("match_leave", args=[s.belote.pk]), True),
+    (
+        "rematch",
+        lambda s: reverse("match_rematch", args=[s.finished.table_id, s.finished.pk]),
+        True,
+    ),
+    ("tournaments", lambda s: reverse("tournament_list"), False),
+    ("tournaments signed in", lambda s: reverse("tournament_list"), True),
+    ("create a tournament", lambda s: reverse("tournament_create"), True),
+    ("knockout bracket", lambda s: s.knockout.get_absolute_url(), True),
+    ("Swiss standings", lambda s: s.swiss.get_absolute_url(), False),
 ]
 
 # (name, table, seat: 0 a player, None a spectator)
@@ -104,6 +153,9 @@ LIVE_STATES: list[tuple[str, Callable[[Scenario], Table], int | None]] = [
     ("Open Blot, a player", lambda s: s.duel, 0),
     ("Open Blot, the other player", lambda s: s.duel, 1),
     ("Open Blot, a spectator", lambda s: s.duel, None),
+    ("Belote between deals, a player", lambda s: s.between, 0),
+    ("Belote between deals, a spectator", lambda s: s.between, None),
+    ("Belote at match end, a player", lambda s: s.finished.table, 0),
 ]
 
 
@@ -148,3 +200,16 @@ def test_it_finds_english_when_a_page_is_not_translated(scenario) -> None:
     left = english_left(html, "ru")
     assert "Score table" in left
     assert "Deal 2" in left  # "Deal %(n)s" with its placeholder filled in
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_it_explains_the_stacks_and_the_proposed_card_in_tooltips(
+    language, scenario, make_table, alice
+) -> None:
+    bidding = make_table(alice, "belote", others=["easy", "easy", "easy"])  # deal 1, bidding
+    with translation.override(language):
+        stacks = render_table(scenario.duel, 0)
+        proposed = render_table(bidding, 0)
+        tips = {name: escape(table_tip(name)) for name in ("stacks", "proposed")}
+    assert f'title="{tips["stacks"]}"' in stacks
+    assert f'title="{tips["proposed"]}"' in proposed

@@ -19,7 +19,7 @@ import django
 import polib
 from django.conf import settings
 
-from tests.i18n.catalogues import PLACEHOLDER, english_messages, same_in
+from tests.i18n.catalogues import PLACEHOLDER, catalogue, english_messages, same_in
 
 ATTRIBUTES = ("title", "aria-label", "placeholder", "alt")
 SKIPPED = {"script", "style", "pre", "code", "kbd"}
@@ -98,10 +98,27 @@ def _django_english(language: str) -> frozenset[str]:
 def _english_patterns(language: str) -> re.Pattern[str] | None:
     """The English texts with placeholders ("Deal %(n)s", "Bot: {level}") as one
     pattern, each placeholder standing for any text: "Deal 2" is English too."""
+    return _pattern(english_messages() - same_in(language))
+
+
+@cache
+def _translated_patterns(language: str) -> re.Pattern[str] | None:
+    """The translations of ``language`` as one pattern: French "Place 1" (a seat)
+    reads like English "Place %(place)s" but is the French text, not English left."""
+    texts: set[str] = set()
+    for entry in catalogue(language):
+        texts |= {entry.msgstr, *entry.msgstr_plural.values()} - {""}
+    return _pattern(texts)
+
+
+def _pattern(texts: set[str]) -> re.Pattern[str] | None:
+    """One pattern for the texts with placeholders, each placeholder standing for
+    any text. A text that is nothing but placeholders and punctuation
+    ("%(name)s: %(bid)s.") has no words to be English in, so it is left out."""
     shapes = [
         PLACEHOLDER.sub("\x00", text)
-        for text in english_messages() - same_in(language)
-        if PLACEHOLDER.search(text)
+        for text in texts
+        if PLACEHOLDER.search(text) and re.search(r"[^\W\d_]", PLACEHOLDER.sub("", text))
     ]
     if not shapes:
         return None
@@ -113,11 +130,19 @@ def english_left(html: str, language: str) -> list[str]:
     """Every visible text of ``html`` still equal to an English source text."""
     english = (english_messages() - same_in(language)) | _django_english(language)
     patterns = _english_patterns(language)
+    translated = _translated_patterns(language)
     return sorted(
         {
             t
             for t in visible_texts(html)
             if t not in ALLOWED
-            and (t in english or (patterns is not None and patterns.fullmatch(t)))
+            and (
+                t in english
+                or (
+                    patterns is not None
+                    and patterns.fullmatch(t)
+                    and not (translated is not None and translated.fullmatch(t))
+                )
+            )
         }
     )
