@@ -107,6 +107,8 @@ async def test_it_brings_a_spectator_up_to_date_when_the_count_catches_up(duel, 
 
 
 def _play_deals(table: Table, deals: int) -> None:
+    """Bots play ``deals`` whole deals (the table's match must be long enough:
+    a first-to-501 Open Blot match can end within four deals)."""
     all_bots(table)
     while Deal.objects.filter(match__table=table, status=Deal.Status.FINISHED).count() < deals:
         assert run_due(later()), "the bots stopped playing"
@@ -124,7 +126,7 @@ def _queries_for_frames(table: Table) -> int:
 def test_it_reads_as_many_queries_per_frame_at_the_fifth_deal_as_at_the_first(
     make_table, alice
 ) -> None:
-    table = make_table(alice, "open_blot", others=["easy"])
+    table = make_table(alice, "open_blot", "first_to:2001", others=["easy"])
     all_bots(table)  # the same viewpoints at both measurements
     at_first = _queries_for_frames(table)
     _play_deals(table, 4)
@@ -137,7 +139,7 @@ def test_it_reads_as_many_queries_per_frame_at_the_fifth_deal_as_at_the_first(
 
 @pytest.mark.django_db
 def test_it_never_loads_the_action_logs_of_finished_deals(make_table, alice) -> None:
-    table = make_table(alice, "open_blot", others=["easy"])
+    table = make_table(alice, "open_blot", "first_to:2001", others=["easy"])
     _play_deals(table, 2)
     Table.objects.filter(pk=table.pk).update(spectator_count=1)
     with CaptureQueriesContext(connection) as queries:
