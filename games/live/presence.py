@@ -124,12 +124,15 @@ def away_since(table: Table, seat: int, since: datetime) -> datetime | None:
     rows = Presence.objects.filter(table=table, seat_index=seat)
     # Just after an outage a heartbeat may be missing through no fault of the
     # player's: only a connection that said it closed counts as gone then.
-    still_open = Q(closed_at__isnull=True) if forgiving() else _open(now)
+    outage = forgiving()
+    still_open = Q(closed_at__isnull=True) if outage else _open(now)
     if rows.filter(still_open).exists():
         return None
     latest = rows.order_by("-last_seen").values_list("closed_at", "last_seen").first()
     if latest is None:
-        return since
+        # Rows are written in batches: a player who connected just before the
+        # outage may have no row until their process writes again.
+        return None if outage else since
     closed_at, last_seen = latest
     return closed_at or last_seen
 
@@ -180,6 +183,11 @@ class LiveSet:
 
     def __len__(self) -> int:
         return len(self._live)
+
+    def channels(self) -> list[str]:
+        """The channel names of this process's live connections."""
+        with self._lock:
+            return list(self._live)
 
     def flush(self, heartbeat_every: float | None = None) -> dict[int, int]:
         """Write what is pending; returns the new spectator count of every table

@@ -72,6 +72,23 @@ def test_it_lets_no_stand_in_play_for_a_player_whose_heartbeats_could_not_be_wri
 
 
 @pytest.mark.django_db
+def test_it_lets_no_stand_in_play_for_a_player_whose_connection_row_was_not_written_yet(
+    make_table, alice, bob
+) -> None:
+    # They connected just before the outage; their process had not flushed the
+    # connection's row when the database went away.
+    table, seat = _player_to_act(make_table, alice, bob)
+    turn_start = timezone.now() - timedelta(seconds=90)
+    presence.database_failed()
+    presence.database_ok()
+    assert presence.away_since(table, seat, since=turn_start) is None
+    assert plan(live_of(table), timezone.now()).level is None
+
+    presence._forgive_until = 0.0  # in normal times a seat nobody opened is away
+    assert presence.away_since(table, seat, since=turn_start) == turn_start
+
+
+@pytest.mark.django_db
 def test_it_still_counts_a_connection_without_heartbeats_as_gone_in_normal_times(
     make_table, alice, bob
 ) -> None:
