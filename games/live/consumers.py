@@ -21,12 +21,13 @@ from urllib.parse import parse_qs
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils import translation
 
 from games.i18n import scope_language
 from games.live import conductor, frames, notify, presence, render
 from games.live.access import viewer_seat
+from games.live.layerwatch import LayerWatch
 from games.live.play import Refused, action_from_client, parse_client_message, submit
 
 log = logging.getLogger(__name__)
@@ -56,7 +57,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         conductor.ensure_started()
-        ensure_presence_writer()
+        ensure_process_tasks()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode())
         token = (query.get("invite") or [None])[0]
@@ -157,6 +158,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             except Exception:
                 log.warning("table %s: could not bring a spectator up to date", self.table_id)
 
+    async def table_resync(self, event: dict) -> None:
+        """This process hears the channel layer again after an outage: frames
+        published meanwhile may have missed it, so send what is stored."""
+        try:
+            await self.send_table()
+        except Exception:
+            log.warning("table %s: could not resend the table", self.table_id)
+
     async def table_changed(self, event: dict) -> None:
         """Kept for messages from a process not yet upgraded: draw the table."""
         await self.send_table()
@@ -182,11 +191,13 @@ async def send_watcher_counts(counts: dict[int, int]) -> None:
 
 
 _writer: asyncio.Task[None] | None = None
+_watch: asyncio.Task[None] | None = None
 
 
-def ensure_presence_writer() -> None:
-    """Start this process's batched presence writer on the running loop, once."""
-    global _writer
+def ensure_process_tasks() -> None:
+    """Start this process's batched presence writer and its channel layer watch
+    on the running loop, once."""
+    global _writer, _watch
     loop = asyncio.get_running_loop()
     notify.attach(loop)
     if _writer is None or _writer.done() or _writer.get_loop() is not loop:
@@ -195,3 +206,19 @@ def ensure_presence_writer() -> None:
                 presence.live_set, lambda fn: database_sync_to_async(fn)(), send_watcher_counts
             )
         )
+    # One process's in-memory layer cannot go away; a Redis one can.
+    layer = get_channel_layer()
+    remote = layer is not None and not isinstance(layer, InMemoryChannelLayer)
+    if remote and (_watch is None or _watch.done() or _watch.get_loop() is not loop):
+        _watch = loop.create_task(LayerWatch(layer, resync_live_connections).run())
+
+
+async def resync_live_connections() -> None:
+    """Every connection of this process resends its table if it is behind."""
+    layer = get_channel_layer()
+    for channel in presence.live_set.channels():
+        try:
+            await layer.send(channel, {"type": "table.resync"})
+        except Exception:
+            log.warning("could not ask a connection to resend its table", exc_info=True)
+            return

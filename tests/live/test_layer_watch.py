@@ -1,0 +1,100 @@
+"""A process notices when it hears its channel layer again after an outage and
+brings its viewers up to date (frames published while its subscription was
+down reached nobody in it)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import InMemoryChannelLayer
+
+from engine.actions import Action
+from games.live import consumers, layerwatch, notify
+from games.live.layerwatch import LayerWatch
+from games.live.play import submit
+from tests.live.conftest import live_of
+from tests.live.wsclient import connect, receive_table, version_of
+
+
+class FlakyLayer(InMemoryChannelLayer):
+    """An in-memory layer that can go deaf (a send reaches nobody, as a pub/sub
+    publish does while the subscription is down) or refuse sends outright."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.deaf = False
+        self.refusing = False
+
+    async def send(self, channel: str, message: dict) -> None:
+        if self.refusing:
+            raise ConnectionError("Redis is away")
+        if not self.deaf:
+            await super().send(channel, message)
+
+
+@pytest.fixture
+def quick_probes(monkeypatch) -> None:
+    monkeypatch.setattr(layerwatch, "PROBE_EVERY_S", 0.02)
+    monkeypatch.setattr(layerwatch, "PROBE_EVERY_AWAY_S", 0.02)
+    monkeypatch.setattr(layerwatch, "PROBE_TIMEOUT_S", 0.1)
+
+
+async def _until(condition, timeout: float = 5) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+async def _watch(layer: FlakyLayer, fault: str) -> tuple[list[bool], LayerWatch]:
+    """Run a watch through a healthy spell, ``fault``, and recovery; the
+    calls of ``on_back`` seen at each stage."""
+    backs: list[bool] = []
+
+    async def on_back() -> None:
+        backs.append(True)
+
+    watch = LayerWatch(layer, on_back)
+    task = asyncio.create_task(watch.run())
+    try:
+        await _until(lambda: watch._heard >= 3)
+        assert not backs and not watch.away, "a healthy layer is never reported back"
+        setattr(layer, fault, True)
+        await _until(lambda: watch.away)
+        assert not backs
+        setattr(layer, fault, False)
+        await _until(lambda: bool(backs))
+        await asyncio.sleep(0.2)
+        return backs, watch
+    finally:
+        task.cancel()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("fault", ["deaf", "refusing"])
+async def test_it_says_once_that_the_layer_is_heard_again_after_probes_were_lost(
+    quick_probes, fault
+) -> None:
+    backs, watch = await _watch(FlakyLayer(), fault)
+    assert backs == [True]
+    assert not watch.away
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_it_brings_its_viewers_up_to_date_when_the_layer_is_heard_again(
+    duel, alice, bob, monkeypatch
+) -> None:
+    viewer, _ = await connect(duel.pk, alice)
+    seen = version_of(await receive_table(viewer))
+    # A move stored while this process heard nothing: its frames reached nobody.
+    monkeypatch.setattr(notify, "table_changed", lambda *args, **kwargs: None)
+    live = await sync_to_async(live_of)(duel)
+    stored = await sync_to_async(submit)(duel.pk, Action(live.engine.to_act, "pass"), seen)
+    assert await viewer.receive_nothing(timeout=0.3)
+
+    await consumers.resync_live_connections()
+
+    assert version_of(await receive_table(viewer, at_least=stored)) == stored
+    await viewer.disconnect()
