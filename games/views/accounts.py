@@ -7,13 +7,14 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from games import ratelimit
@@ -21,6 +22,12 @@ from games.forms import ProfileForm, SignupForm
 from games.models import Match, Player
 from games.models.players import default_display_name
 from games.services.tournaments import tournaments_of
+
+#: Two people asking for one name at the same instant: both pass the check, the
+#: database's unique index lets one in; the other is asked to choose again.
+NAME_JUST_TAKEN = gettext_lazy(
+    "Someone else took that name a moment ago. Please choose another one."
+)
 
 
 def _signup_limit() -> ratelimit.Limit:
@@ -44,7 +51,11 @@ def signup(request: HttpRequest) -> HttpResponse:
         )
         return render(request, "registration/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        try:
+            user = form.save()
+        except IntegrityError:  # the checks passed, then someone took the name first
+            form.add_error(None, NAME_JUST_TAKEN)
+            return render(request, "registration/signup.html", {"form": form})
         # The language the visitor was reading in (switcher cookie or browser)
         # becomes their profile's, which serves them from now on.
         language = translation.get_language()
@@ -108,7 +119,12 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
     )
     form = ProfileForm(request.POST or None, instance=player)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        try:
+            with transaction.atomic():
+                form.save()
+        except IntegrityError:  # the check passed, then someone took the name first
+            form.add_error("display_name", NAME_JUST_TAKEN)
+            return render(request, "games/profile_edit.html", {"form": form})
         messages.success(request, _("Profile saved."))
         response = redirect(reverse("profile", args=[request.user.get_username()]))
         response.set_cookie(

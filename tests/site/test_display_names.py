@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 from django.urls import reverse
 
 from games import names
@@ -126,3 +127,22 @@ def test_it_lets_a_player_who_shared_a_name_before_the_checks_keep_it(alice, bob
     player.display_name = "Robert"
     player.save(update_fields=["display_name"])
     assert Player.objects.get(user=bob).name_key == "robert"
+
+
+def test_it_asks_again_when_someone_takes_the_name_between_the_check_and_the_save(
+    alice, bob, monkeypatch
+):
+    # Both passed the check at the same instant; the unique index let Alice in first.
+    for where in ("games.models.players", "games.forms.accounts"):
+        monkeypatch.setattr(f"{where}.check_display_name", lambda raw, **kw: raw)
+    client = client_for(bob)
+    response = client.post(reverse("profile_edit"), {"display_name": "Alice", "language": "en"})
+    assert response.status_code == 200
+    assert any("moment ago" in e for e in response.context["form"].errors["display_name"])
+    bob.player.refresh_from_db()
+    assert bob.player.display_name == "bob"
+
+    response = _signup(Client(), "newcomer", "ALICE")
+    assert response.status_code == 200
+    assert any("moment ago" in e for e in response.context["form"].non_field_errors())
+    assert not get_user_model().objects.filter(username="newcomer").exists()
