@@ -73,13 +73,13 @@ def languages_in_use(table_id: int) -> list[str]:
     return used or [language()]
 
 
-def viewpoints(table: Table) -> list[Viewpoint]:
+def viewpoints(table: Table, rows: list[Seat] | None = None) -> list[Viewpoint]:
     """The viewpoints someone may be looking from: the people's seats (a bot's seat
     has no viewer), and the spectators' view while anyone watches. A spectator
     who arrives before the count says so is brought up to date when the count
     changes (see ``TableConsumer.table_watchers``)."""
-    people = Seat.objects.filter(table=table, bot_level__isnull=True).order_by("index")
-    seats: list[Viewpoint] = list(people.values_list("index", flat=True))
+    rows = list(table.seats.all()) if rows is None else rows
+    seats: list[Viewpoint] = sorted(row.index for row in rows if row.bot_level is None)
     return [*seats, None] if table.spectator_count else seats
 
 
@@ -135,11 +135,13 @@ def render_all(table_id: int) -> tuple[int, Frames]:
     """The table's current version and one frame per (viewpoint, language in use),
     each rendered once."""
     table = Table.objects.get(pk=table_id)
-    seats = viewpoints(table)
+    rows = list(table.seats.all())  # read once: the viewpoints, and drawn at each seat
+    seats = viewpoints(table, rows)
     frames: Frames = {}
     for lang in languages_in_use(table_id):
         with translation.override(lang):
-            for seat, html in render.render_viewpoints(table, seats).items():
+            shared = {"seats": {row.index: row for row in rows}}
+            for seat, html in render.render_viewpoints(table, seats, shared).items():
                 frames[(seat, lang)] = html
                 cache.put(table_id, seat, table.version, html, lang)
     return table.version, frames

@@ -17,11 +17,20 @@ from games.models import Match, Participant, Rematch, Seat, Table
 from games.services.seating import prefill_new_table
 
 
-def view(table: Table, match: Match | None, seat: int | None, user: Any = None) -> dict | None:
-    """What to offer the viewer in ``seat`` (None: a spectator; nothing)."""
+def view(
+    table: Table,
+    match: Match | None,
+    seat: int | None,
+    user: Any = None,
+    seats: dict[int, Seat] | None = None,
+) -> dict | None:
+    """What to offer the viewer in ``seat`` (None: a spectator; nothing).
+    ``seats``: the table's seats by index, when the caller has them already."""
     if seat is None or match is None:
         return None
-    mine = Seat.objects.filter(table=table, index=seat).first()
+    if seats is None:
+        seats = {row.index: row for row in table.seats.all()}
+    mine = seats.get(seat)
     if mine is None or mine.user_id is None:
         return None
     if user is not None and getattr(user, "pk", None) != mine.user_id:
@@ -34,11 +43,10 @@ def view(table: Table, match: Match | None, seat: int | None, user: Any = None) 
     if offer is not None and offer.new_match_id is not None:
         return None  # the rematch is on: the table shows it
     accepted = set(offer.accepted) if offer else set()
-    seats = list(table.seats.all())
     names = dict(Participant.objects.filter(match=match).values_list("index", "name"))
     waiting = [
         names.get(s.index, "?")
-        for s in seats
+        for s in sorted(seats.values(), key=lambda s: s.index)
         if s.index not in accepted and s.bot_level is None and s.left_at is None
     ]
     return {

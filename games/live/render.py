@@ -107,10 +107,13 @@ def _once(key: str, load: Callable[[], Any]) -> Any:
     return memo[key]
 
 
-def render_viewpoints(table: Table, seats: list[int | None]) -> dict[int | None, str]:
+def render_viewpoints(
+    table: Table, seats: list[int | None], shared: dict[str, Any] | None = None
+) -> dict[int | None, str]:
     """The table drawn for each of ``seats`` (None: spectators), loading what
-    they share once. Each viewpoint still gets only its own observation."""
-    token = _shared.set({})
+    they share once (``shared``: what the caller loaded already). Each viewpoint
+    still gets only its own observation."""
+    token = _shared.set(dict(shared or {}))
     try:
         return {seat: render_table(table, seat, oob=True) for seat in seats}
     finally:
@@ -129,9 +132,17 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         "format": format_label(table.format),
         "trick_pause_ms": table.trick_pause_ms,
     }
-    context["match_actions"] = match_actions.view(table, match, seat)
+    # Every seat's row, shared by all viewpoints: who may leave or return, and
+    # whose seat a stand-in plays because they left.
+    seat_rows = _once("seats", lambda: {row.index: row for row in table.seats.all()})
+    context["match_actions"] = match_actions.view(table, match, seat, seats=seat_rows)
     if match is None:
         return context
+    left = {
+        index
+        for index, row in seat_rows.items()
+        if row.left_at is not None and match.status == Match.Status.PLAYING
+    }
     participants = _once("participants", lambda: list(match.participants.all()))
     names = {p.index: p.shown_name for p in participants}  # bots named in the reader's language
     bots = {p.index for p in participants if p.bot_level}
@@ -161,10 +172,13 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     # Between deals (and at match end) the finished deal stays on the table: its
     # last trick and its result, until the next deal is dealt.
     between_deals = open_deal is None
-    legal_cards = {a.card for a in obs.legal if a.type == "play"}
+    # A person who left is offered no moves (the stand-in plays their seat), and
+    # a left seat runs no turn clock: the stand-in moves at bot time.
+    legal = [] if seat in left else obs.legal
+    legal_cards = {a.card for a in legal if a.type == "play"}
     version = table.version
     deadline_ms = None
-    if open_deal is not None and obs.to_act is not None and obs.to_act not in bots:
+    if open_deal is not None and obs.to_act is not None and obs.to_act not in bots | left:
         start = max(table.turn_started_at or open_deal.started_at, open_deal.started_at)
         deadline_ms = int((start + timedelta(seconds=table.turn_seconds)).timestamp() * 1000)
     trick, complete, winner = _trick_on_table(obs)
@@ -182,6 +196,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
             "is_taker": s == obs.taker,
             "hand_size": obs.hand_sizes[s],
             "is_bot": s in bots,
+            "stand_in": s in left,
             "backs": range(obs.hand_sizes[s]),
             "clock": deadline_ms is not None and s == obs.to_act,
             "callouts": callouts.get(s, []),
@@ -210,8 +225,9 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         to_act=obs.to_act,
         to_act_name=to_act_name,
         to_act_label=_to_act_label(obs, to_act_name),
-        my_turn=seat is not None and obs.to_act == seat,
-        playing_my_turn=seat is not None and obs.to_act == seat and obs.phase == "play",
+        my_turn=seat is not None and obs.to_act == seat and seat not in left,
+        playing_my_turn=seat is not None and obs.to_act == seat and obs.phase == "play"
+        and seat not in left,
         seats=seats,
         me=next((v for v in seats if v["is_me"]), None),
         bottom=seats[0],
@@ -250,7 +266,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
                 "key": _bid_key(a),
                 "vals": _vals({**a.to_dict(), "version": version}),
             }
-            for a in obs.legal
+            for a in legal
             if a.type in ("pass", "take", "choose")
         ],
         announce=[
@@ -261,7 +277,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
                     {"type": "declare", "cards": " ".join(a.to_dict()["cards"]), "version": version}
                 ),
             }
-            for a in obs.legal
+            for a in legal
             if a.type == "declare"
         ],
         declarations=[
@@ -281,7 +297,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         tricks_won=obs.tricks_won,
         deadline_ms=deadline_ms,
         history_bids=_bids_so_far(obs, names),
-        say=_say(obs, seat, names, trick, complete, winner),
+        say=_say(obs, None if seat in left else seat, names, trick, complete, winner),
     )
     return context
 

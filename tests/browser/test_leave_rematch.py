@@ -9,6 +9,7 @@ starts a new match with the same seats. The lobby fits a 390 px phone.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import sqlite3
 
@@ -90,6 +91,15 @@ def test_it_hands_my_seat_to_a_bot_when_i_leave_and_gives_it_back_when_i_return(
     before = moves_by(site_db, table_id, 0)
     leave(tp)
     page.locator('#table-root a[data-action="return"]').wait_for()
+    # Everyone can see that a bot plays my seat now.
+    page.locator('[data-seat-place="0"] [data-stand-in]').wait_for()
+    desktop = page.viewport_size
+    for size, viewport in (("desktop", desktop), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        tp.assert_on_first_screen('[data-seat-place="0"] [data-stand-in]')
+        if os.environ.get("BLOT_SCREENSHOTS"):
+            page.screenshot(path=os.path.join(os.environ["BLOT_SCREENSHOTS"], f"left-{size}.png"))
+    page.set_viewport_size(desktop)
     # The stand-in plays my seat: more moves of seat 0 are stored, without a click.
     page.wait_for_function(
         "(v) => Number(document.getElementById('table-root').dataset.version) > v",
@@ -99,6 +109,7 @@ def test_it_hands_my_seat_to_a_bot_when_i_leave_and_gives_it_back_when_i_return(
     assert deadline_moves > before
 
     click_until(page, '#table-root a[data-action="return"]', '#table-root a[data-action="leave"]')
+    page.locator("[data-stand-in]").wait_for(state="detached")
     assert rows(
         site_db, 'SELECT left_at FROM games_seat WHERE table_id = ? AND "index" = 0', (table_id,)
     ) == [(None,)]

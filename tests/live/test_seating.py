@@ -250,3 +250,29 @@ def test_it_counts_a_rematch_request_as_coming_back(make_table, alice, bob, caro
     assert (
         not MatchEvent.objects.filter(match__table=table, kind="left").exclude(match=old).exists()
     )  # nobody is away in the new match
+
+
+def test_it_marks_a_left_seat_as_played_by_a_bot_for_everyone_until_they_return(
+    duel, alice
+) -> None:
+    from games.live import frames
+
+    def marked() -> dict[int | None, list[str]]:
+        """Per viewpoint, the seats drawn with the stand-in mark."""
+        _version, drawn = frames.render_all(duel.pk)
+        return {
+            seat: [
+                place.split('"', 1)[0]
+                for place in html.split('data-seat-place="')[1:]
+                if "data-stand-in" in place
+            ]
+            for (seat, _lang), html in drawn.items()
+        }
+
+    Table.objects.filter(pk=duel.pk).update(spectator_count=1)
+    assert marked() == {0: [], 1: [], None: []}
+    seating.leave(duel.pk, alice)
+    left = str(seat_of(duel, alice).index)
+    assert marked() == {0: [left], 1: [left], None: [left]}
+    seating.return_to_seat(duel.pk, alice)
+    assert marked() == {0: [], 1: [], None: []}
