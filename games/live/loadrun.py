@@ -26,7 +26,9 @@ from urllib.parse import urlsplit
 VERSION = re.compile(r'data-version="(\d+)"')
 TO_ACT = re.compile(r'data-to-act="(\d*)"')
 HX_VALS = re.compile(r'hx-vals="([^"]+)"')
-DEAL = re.compile(r"<span>Deal (\d+)</span>")
+DEAL = re.compile(r'data-deal="(\d+)"')
+#: A completed trick stays this long before anyone (a bot too) leads the next.
+TRICK_PAUSE = re.compile(r'data-complete[^>]*data-pause="(\d+)"')
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 
@@ -102,7 +104,8 @@ class Client:
         self.stop = stop
         self.version = -1
         self.acted_on = -1
-        self.bot_turn: tuple[int, float, str | None] | None = None  # (version, seen, deal)
+        # (version, seen, deal, the trick pause the bot waits first, s)
+        self.bot_turn: tuple[int, float, str | None, float] | None = None
 
     async def run(self, gate: asyncio.Semaphore) -> None:
         from websockets.asyncio.client import connect
@@ -173,7 +176,9 @@ class Client:
         if self.viewer.bot_seats and self.viewer.seat is not None:
             self.note_bot_reply(version, now, deal_number)
             if to_act in self.viewer.bot_seats:
-                self.bot_turn = (version, now, deal_number)
+                pause = TRICK_PAUSE.search(frame)
+                trick_pause_s = int(pause.group(1)) / 1000 if pause else 0.0
+                self.bot_turn = (version, now, deal_number, trick_pause_s)
         if to_act is not None and to_act == self.viewer.seat and version > self.acted_on:
             self.acted_on = version
             moves = [json.loads(html.unescape(v)) for v in HX_VALS.findall(frame)]
@@ -186,7 +191,7 @@ class Client:
         self.bot_turn = None
         # Only a bot's reply within one deal (a new deal adds its own pause).
         if turn is not None and version == turn[0] + 1 and deal == turn[2]:
-            self.record.bot_turns.append((now - turn[1] - self.bot_pause_s) * 1000)
+            self.record.bot_turns.append((now - turn[1] - self.bot_pause_s - turn[3]) * 1000)
 
     async def move(self, ws: Any, move: dict[str, Any]) -> None:
         await self.record.ready.wait()  # nobody moves until every viewer is in

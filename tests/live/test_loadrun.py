@@ -1,0 +1,78 @@
+"""The load command's own accounting: what it reads from the site's frames and
+how it turns arrival times into the figures it reports."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from games.live import frames, loadrun
+from games.live.conductor import run_due
+from tests.live.conftest import all_bots, later
+
+
+def _client(bot_pause_s: float = 0.1) -> loadrun.Client:
+    viewer = loadrun.Viewer(table=1, seat=0, url="http://127.0.0.1:1", cookie=None,
+                            bot_seats=frozenset({1}))
+    return loadrun.Client(0, viewer, loadrun.Record(), 1.0, bot_pause_s, random.Random(1),
+                          asyncio.Event())
+
+
+def _frame(version: int, to_act: int, deal: int = 1, trick_pause_ms: int | None = None) -> str:
+    trick = (
+        f'<div class="trick" id="trick" data-trick data-complete data-winner="1" '
+        f'data-pause="{trick_pause_ms}">'
+        if trick_pause_ms is not None
+        else '<div class="trick" id="trick" data-trick>'
+    )
+    return (
+        f'<div id="table-root" data-version="{version}" data-to-act="{to_act}" data-seat="0" '
+        f'data-deal="{deal}">{trick}</div></div>'
+    )
+
+
+@pytest.mark.asyncio
+async def test_it_counts_a_bots_reply_beyond_its_pause_and_the_trick_pause() -> None:
+    client = _client(bot_pause_s=0.1)
+    await client.on_frame(None, _frame(10, to_act=1), now=100.0)
+    await client.on_frame(None, _frame(11, to_act=1, trick_pause_ms=1000), now=100.15)
+    await client.on_frame(None, _frame(12, to_act=0), now=101.45)
+    assert [round(ms) for ms in client.record.bot_turns] == [50, 200]
+
+
+@pytest.mark.asyncio
+async def test_it_leaves_out_a_bots_first_move_of_a_new_deal() -> None:
+    client = _client()
+    await client.on_frame(None, _frame(10, to_act=1, deal=1), now=100.0)
+    await client.on_frame(None, _frame(11, to_act=0, deal=2), now=103.0)  # the deal pause
+    assert client.record.bot_turns == []
+
+
+@pytest.mark.django_db
+def test_it_reads_the_deal_and_the_trick_pause_from_the_sites_frames(make_table, alice) -> None:
+    table = make_table(alice, "open_blot", others=["easy"])
+    Table = type(table)
+    all_bots(table)
+    Table.objects.filter(pk=table.pk).update(trick_pause_ms=1200, spectator_count=1)
+    while True:  # until a trick is complete and its pause is on
+        _version, drawn = frames.render_all(table.pk)
+        html = next(iter(drawn.values()))
+        if "data-complete" in html:
+            break
+        assert run_due(later()), "the bots stopped playing"
+    assert loadrun.DEAL.search(html).group(1) == "1"
+    assert loadrun.TRICK_PAUSE.search(html).group(1) == "1200"
+
+
+def test_it_reports_percentiles_of_what_it_measured() -> None:
+    figures = loadrun.percentiles([float(ms) for ms in range(1, 101)])
+    assert figures == {"n": 100, "p50": 51.0, "p95": 96.0, "p99": 100.0, "max": 100.0}
+    assert loadrun.percentiles([])["p99"] is None
+
+
+@pytest.mark.parametrize("url", ["http://example.com", "ftp://127.0.0.1", "http://10.0.0.1:80"])
+def test_it_refuses_to_load_anything_but_this_machine(url: str) -> None:
+    with pytest.raises(ValueError):
+        loadrun.check_loopback(url)
