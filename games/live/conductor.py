@@ -30,69 +30,18 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from engine.actions import Action
-from engine.deal import PLAYING
 from engine.observe import Observation, observe
 from games.live import notify, presence, shutdown
 from games.live.decisions import decide_for
 from games.live.lograte import RateLimitedLog
-from games.live.play import Live, Refused, current, submit
-from games.models import Deal, Match, Seat, Table
+from games.live.play import Refused, current, submit
+from games.live.turns import plan
+from games.models import Deal, Match, Table
 from games.services.matches import deal_next
 from games.services.tournaments import advance_due
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-#: The level that plays for a person whose clock ran out or who is away.
-STAND_IN_LEVEL = "normal"
-
-
-@dataclass(frozen=True)
-class Plan:
-    """Who acts for the seat to act, and from when."""
-
-    seat: int
-    level: str | None  # None: a person is to act and nobody plays for them yet
-    at: datetime
-
-
-def plan(live: Live, now: datetime) -> Plan:
-    table = live.table
-    seat_index = live.engine.to_act
-    assert seat_index is not None
-    seat = Seat.objects.get(table=table, index=seat_index)
-    # Before the first move of a table nobody has stamped a turn yet; a deal dealt
-    # after the previous one's pause starts its own turn.
-    turn_start = max(table.turn_started_at or live.deal.started_at, live.deal.started_at)
-    bot_delay = timedelta(milliseconds=table.bot_delay_ms)
-    bot_time = turn_start + bot_delay
-    if trick_just_completed(live):
-        # The finished trick stays in the middle a moment; a bot (or a stand-in)
-        # leads the next one only after it has been gathered.
-        bot_time += timedelta(milliseconds=table.trick_pause_ms)
-    if seat.bot_level is not None:
-        return Plan(seat_index, seat.bot_level, bot_time)
-    if seat.left_at is not None:  # they left the table: the stand-in plays at bot time
-        return Plan(seat_index, STAND_IN_LEVEL, max(bot_time, seat.left_at + bot_delay))
-    deadline = turn_start + timedelta(seconds=table.turn_seconds)
-    away = presence.away_since(table, seat_index, since=turn_start)
-    if away is not None and seat.returned_at is not None:
-        away = max(away, seat.returned_at)  # not away before they came back
-    if away is not None:
-        grace_over = away + timedelta(seconds=table.disconnect_grace_seconds)
-        if grace_over <= max(now, bot_time):
-            return Plan(seat_index, STAND_IN_LEVEL, max(bot_time, grace_over))
-        deadline = min(deadline, grace_over)
-    if now >= deadline:
-        return Plan(seat_index, STAND_IN_LEVEL, deadline)
-    return Plan(seat_index, None, deadline)
-
-
-def trick_just_completed(live: Live) -> bool:
-    """A trick was just won and nobody has led the next one yet."""
-    engine = live.engine
-    return engine.phase == PLAYING and not engine.trick and bool(engine.tricks)
-
 
 def pause_after_deal() -> timedelta:
     return timedelta(milliseconds=getattr(settings, "BLOT_NEXT_DEAL_PAUSE_MS", 2500))

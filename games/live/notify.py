@@ -68,9 +68,17 @@ async def wake_conductor(table_id: int) -> None:
         await asyncio.wait_for(layer.send(CONDUCTOR_CHANNEL, message), SEND_TIMEOUT_S)
 
 
-def table_changed(table_id: int, version: int, events: list[dict[str, Any]] | None = None) -> None:
-    """After commit: every viewpoint gets its frame, the conductor its wake-up.
-    Never raises; failures are retried in the background."""
+def table_changed(
+    table_id: int,
+    version: int,
+    events: list[dict[str, Any]] | None = None,
+    *,
+    wake_conductor: bool = True,
+) -> None:
+    """After commit: every viewpoint gets its frame, and the conductor its wake-up
+    unless the mover planned the next turn already (a person's: nothing to do
+    until their clock runs out). Never raises; failures are retried in the
+    background."""
     try:
         rendered_version, html = frames.render_all(table_id)
     except Exception as exc:  # the database went away after the commit
@@ -79,7 +87,7 @@ def table_changed(table_id: int, version: int, events: list[dict[str, Any]] | No
         return
     try:
         # One trip to the event loop for both sends (each trip is a thread switch).
-        async_to_sync(_send_and_wake)(table_id, rendered_version, html)
+        async_to_sync(_send_and_wake)(table_id, rendered_version, html, wake_conductor)
     except Exception as exc:
         _failures.failed(exc)
         retrier.add(table_id)
@@ -87,8 +95,12 @@ def table_changed(table_id: int, version: int, events: list[dict[str, Any]] | No
         _failures.recovered()
 
 
-async def _send_and_wake(table_id: int, version: int, html: frames.Frames) -> None:
+async def _send_and_wake(
+    table_id: int, version: int, html: frames.Frames, wake: bool = True
+) -> None:
     await publish_async(table_id, version, html)
+    if not wake:
+        return
     try:
         await wake_conductor(table_id)
     except Exception as exc:  # the conductor still polls: late, not lost

@@ -24,6 +24,7 @@ from engine.deal import Deal as EngineDeal
 from engine.errors import IllegalAction
 from games.i18n import reason_text
 from games.live import notify
+from games.live.turns import plan
 from games.models import Deal, Match, Seat, Table
 from games.services.matches import finish_deal
 
@@ -148,12 +149,16 @@ def submit(table_id: int, action: Action, version: int, *, by_server: bool = Fal
         live = current(table)
         if live is None:
             raise Refused(_("No deal is being played at this table."))
-        bots_seat = Seat.objects.filter(table=table, index=action.seat, bot_level__isnull=False)
-        if not by_server and bots_seat.exists():
-            raise Refused(_("A bot plays that seat."))
-        left = Seat.objects.filter(table=table, index=action.seat, left_at__isnull=False)
-        if not by_server and left.exists():
-            raise Refused(_("You have left this seat; return to it to play."))
+        if not by_server:
+            bot_level, left_at = (
+                Seat.objects.filter(table=table, index=action.seat)
+                .values_list("bot_level", "left_at")
+                .first()
+            ) or (None, None)
+            if bot_level is not None:
+                raise Refused(_("A bot plays that seat."))
+            if left_at is not None:
+                raise Refused(_("You have left this seat; return to it to play."))
         try:
             events = live.engine.apply(action)
         except IllegalAction as exc:
@@ -164,13 +169,23 @@ def submit(table_id: int, action: Action, version: int, *, by_server: bool = Fal
         live.deal.actions.append(action.to_dict())
         live.deal.save(update_fields=["actions"])
         table.version += 1
-        table.turn_started_at = timezone.now()
-        table.wakeup_at = None  # a new turn: the conductor plans it afresh
+        now = table.turn_started_at = timezone.now()
+        # The next turn, planned here where the deal is already in memory: when a
+        # person is to act and nothing is due before their clock (or their grace)
+        # runs out, the table sleeps until then and the conductor is not woken.
+        # Otherwise (a bot, a stand-in, the deal's end) the conductor plans it.
+        step = None if live.engine.is_over else plan(live, now)
+        person_to_act = step is not None and step.level is None
+        table.wakeup_at = step.at if person_to_act else None
         table.save(update_fields=["version", "turn_started_at", "wakeup_at"])
         if live.engine.is_over:
             finish_deal(live.deal)
             table.refresh_from_db(fields=["version"])
         new_version = table.version
         payload = [e.to_dict() for e in events]
-        transaction.on_commit(lambda: notify.table_changed(table_id, new_version, payload))
+        transaction.on_commit(
+            lambda: notify.table_changed(
+                table_id, new_version, payload, wake_conductor=not person_to_act
+            )
+        )
     return new_version

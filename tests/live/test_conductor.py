@@ -11,8 +11,9 @@ from django.db import OperationalError
 from django.utils import timezone
 
 from games.live import presence
-from games.live.conductor import act_if_due, conduct_forever, due_tables, plan, run_due
+from games.live.conductor import act_if_due, conduct_forever, due_tables, run_due
 from games.live.play import submit
+from games.live.turns import plan
 from games.models import Deal, Match, Presence, Table
 from tests.live.conftest import all_bots, later, live_of
 

@@ -17,11 +17,12 @@ from django.db import OperationalError
 from django.utils import timezone
 
 from games.live import conductor, notify, presence
-from games.live.conductor import Conductor, due_tables, plan
+from games.live.conductor import Conductor, due_tables
 from games.live.lograte import RateLimitedLog
 from games.live.play import submit
+from games.live.turns import STAND_IN_LEVEL, plan
 from games.models import Presence, Table
-from tests.live.conftest import all_bots, live_of
+from tests.live.conftest import all_bots, later, live_of
 from tests.live.wsclient import connect, receive_table, send_move
 
 
@@ -95,7 +96,7 @@ def test_it_still_counts_a_connection_without_heartbeats_as_gone_in_normal_times
     table, seat = _player_to_act(make_table, alice, bob)
     _stale_connection(table, seat)  # a crashed server's connection: no outage seen
     step = plan(live_of(table), timezone.now())
-    assert step.level == conductor.STAND_IN_LEVEL
+    assert step.level == STAND_IN_LEVEL
 
 
 @pytest.mark.django_db(transaction=True)
@@ -207,18 +208,51 @@ class RecordingLayer:
         pass
 
 
-def test_it_hands_a_persons_move_to_the_conductor_at_once(
+def test_it_hands_a_persons_move_to_the_conductor_at_once_when_a_bot_is_next(
+    make_table, alice, settings, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    settings.BLOT_CONDUCTOR = "external"
+    layer = RecordingLayer()
+    monkeypatch.setattr(notify, "get_channel_layer", lambda: layer)
+    table = make_table(alice, "open_blot", others=["easy"])
+    from engine.actions import Action
+    from games.live.conductor import act_if_due
+
+    while live_of(table).engine.to_act != 0:  # the bot may bid first
+        assert act_if_due(table.pk, later())
+    with django_capture_on_commit_callbacks(execute=True):
+        submit(table.pk, Action(0, "pass"), live_of(table).table.version)
+    assert live_of(table).engine.to_act == 1
+    assert layer.sent == [(notify.CONDUCTOR_CHANNEL, {"type": "table.due", "table": table.pk})]
+    assert Table.objects.get(pk=table.pk).wakeup_at is None  # due: the conductor plans it
+
+
+@pytest.mark.django_db
+def test_it_lets_the_conductor_sleep_through_a_connected_persons_turn(
     duel, settings, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
     settings.BLOT_CONDUCTOR = "external"
     layer = RecordingLayer()
     monkeypatch.setattr(notify, "get_channel_layer", lambda: layer)
     live = live_of(duel)
+    nxt = 1 - live.engine.to_act
+    now = timezone.now()
+    Presence.objects.create(
+        table=duel,
+        channel_name="next",
+        user=duel.seats.get(index=nxt).user,
+        seat_index=nxt,
+        connected_at=now,
+        last_seen=now,
+    )
     from engine.actions import Action
 
     with django_capture_on_commit_callbacks(execute=True):
         submit(duel.pk, Action(live.engine.to_act, "pass"), duel.version)
-    assert layer.sent == [(notify.CONDUCTOR_CHANNEL, {"type": "table.due", "table": duel.pk})]
+    assert layer.sent == []  # nothing for the conductor to do until the clock runs out
+    table = Table.objects.get(pk=duel.pk)
+    assert live_of(table).engine.to_act == nxt
+    assert table.wakeup_at == table.turn_started_at + timedelta(seconds=table.turn_seconds)
 
 
 @pytest.mark.django_db

@@ -8,8 +8,9 @@ import pytest
 from django.utils import timezone
 
 from games.live import notify, presence
-from games.live.conductor import act_if_due, plan
+from games.live.conductor import act_if_due
 from games.live.play import Refused, submit
+from games.live.turns import plan
 from games.models import Match, MatchEvent, Participant, Presence, Rematch, Seat, Table
 from games.services import ServiceError, seating
 from tests.live.conftest import live_of
