@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django import template
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -110,3 +111,40 @@ def card(code: str) -> dict[str, str]:
         "symbol": SUIT_SYMBOLS.get(code[1], "?"),
         "color": SUIT_COLORS.get(code[1], "black"),
     }
+
+
+@register.simple_tag
+def live_card(card: dict, dim: bool = False) -> str:
+    """A card at the live table (a ``render.card_view``): a button that plays it
+    when ``card.playable``, else a picture. Built here rather than with an
+    included template: a table draws up to twenty cards per viewpoint per move,
+    and an include per card was a third of the cost of drawing a frame."""
+    classes = "pcard" + (" red" if card["red"] else "") + (" court" if card["court"] else "")
+    face = format_html(
+        # (the newlines are where the card's templates used to end)
+        '<span class="c-mid" aria-hidden="true">{}<i>{}</i></span>\n',
+        format_html("<b>{}</b>", card["rank"]) if card["court"] else "",
+        card["suit"],
+    )
+    if card["playable"]:
+        return format_html(
+            '<button type="button" id="card-{code}" class="{classes} playable" '
+            'data-card="{code}" data-rank="{rank}" data-suit="{suit}" data-action="play" '
+            'ws-send hx-vals="{vals}" aria-label="{label}">{face}</button>\n',
+            code=card["code"],
+            classes=classes,
+            rank=card["rank"],
+            suit=card["suit"],
+            vals=card["vals"],
+            label=_("Play %(rank)s%(suit)s") % {"rank": card["rank"], "suit": card["suit"]},
+            face=face,
+        )
+    return format_html(
+        '<span class="{classes}" data-card="{code}" data-rank="{rank}" data-suit="{suit}" '
+        'role="img" aria-label="{rank}{suit}">{face}</span>\n',
+        classes=classes + (" dim" if dim else ""),
+        code=card["code"],
+        rank=card["rank"],
+        suit=card["suit"],
+        face=face,
+    )
