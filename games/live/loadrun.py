@@ -65,6 +65,7 @@ class Record:
     """What the clients saw, in ``time.perf_counter()`` seconds."""
 
     sent: dict[tuple[int, int], tuple[float, int]] = field(default_factory=dict)
+    kinds: dict[tuple[int, int], str] = field(default_factory=dict)  # the move's type
     # (table, version reached) -> {viewer id: first arrival}
     arrivals: dict[tuple[int, int], dict[int, float]] = field(
         default_factory=lambda: defaultdict(dict)
@@ -199,6 +200,7 @@ class Client:
         if self.stop.is_set():
             return
         self.record.sent[(self.viewer.table, move["version"])] = (time.perf_counter(), self.ident)
+        self.record.kinds[(self.viewer.table, move["version"])] = str(move.get("type"))
         try:
             await ws.send(json.dumps(move))
         except Exception as exc:
@@ -207,6 +209,7 @@ class Client:
 
 def summarise(record: Record, seconds: float) -> dict[str, Any]:
     to_mover, to_last = [], []
+    by_kind: dict[str, list[float]] = defaultdict(list)
     undelivered = 0
     for (table, version), (sent, mover) in record.sent.items():
         arrivals = record.arrivals.get((table, version + 1), {})
@@ -215,6 +218,7 @@ def summarise(record: Record, seconds: float) -> dict[str, Any]:
         viewers = record.viewers_of[table]
         if viewers and viewers <= set(arrivals):
             to_last.append((max(arrivals[v] for v in viewers) - sent) * 1000)
+            by_kind[record.kinds.get((table, version), "?")].append(to_last[-1])
         else:
             undelivered += 1
     by_table: dict[int, list[int]] = defaultdict(list)
@@ -229,6 +233,7 @@ def summarise(record: Record, seconds: float) -> dict[str, Any]:
         "people_moves": len(record.sent),
         "move_to_mover_ms": percentiles(to_mover),
         "move_to_last_viewer_ms": percentiles(to_last),
+        "move_to_last_viewer_by_kind_ms": {k: percentiles(v) for k, v in sorted(by_kind.items())},
         "undelivered_moves": undelivered,
         "bot_reply_beyond_pause_ms": percentiles(record.bot_turns),
         "frames": len(frames),
