@@ -88,23 +88,34 @@ class Job:
     level: str
     obs: Observation
     seed: str
+    due: datetime  # not submitted before this (the bot's pause)
 
 
-def prepare(table_id: int, now: datetime | None = None) -> Job | datetime | None:
-    """The table's due decision; or, after setting it, the table's next wake-up
-    (``None``: nothing to wait for)."""
+def thinking_ahead() -> timedelta:
+    """How long before a bot's move is due it starts deciding it: a Hard bot's
+    decision then runs during the table's bot pause (or the trick pause), not
+    after it. Its move is still submitted when due, on the version it was made on."""
+    return timedelta(seconds=max(1.0, 3 * bot_budget_s()))
+
+
+def prepare(
+    table_id: int, now: datetime | None = None, ahead: timedelta = timedelta(0)
+) -> Job | datetime | None:
+    """The table's decision due within ``ahead``; or, after setting it, the
+    table's next wake-up (``None``: nothing to wait for)."""
     now = now or timezone.now()
     table = Table.objects.get(pk=table_id)
     live = current(table)
     if live is None:
         return deal_if_due(table, now)
     step = plan(live, now)
-    if step.level is None or step.at > now:
-        Table.objects.filter(pk=table_id, version=table.version).update(wakeup_at=step.at)
-        return step.at
+    if step.level is None or step.at > now + ahead:
+        wakeup = step.at if step.level is None else step.at - ahead
+        Table.objects.filter(pk=table_id, version=table.version).update(wakeup_at=wakeup)
+        return wakeup
     obs = observe(live.engine, step.seat)
     seed = f"{live.deal.pk}:{len(live.engine.history)}"
-    return Job(table_id, table.version, step.level, obs, seed)
+    return Job(table_id, table.version, step.level, obs, seed, step.at)
 
 
 def finish(job: Job, action: Action) -> bool:
@@ -200,7 +211,7 @@ class Conductor:
     def __init__(
         self,
         pool: Executor | None = None,
-        max_in_flight: int = 8,
+        max_in_flight: int = 32,
         poll_s: float = 1.0,
         db_threads: int = 4,
     ) -> None:
@@ -271,11 +282,14 @@ class Conductor:
 
     async def _serve(self, table_id: int) -> None:
         try:
-            job = await self._in_db(prepare, table_id)
+            job = await self._in_db(prepare, table_id, None, thinking_ahead())
             if isinstance(job, datetime):
                 self._wake_at(table_id, job)
             elif job is not None:
                 action = await self._decide(job)
+                wait = (job.due - timezone.now()).total_seconds()
+                if wait > 0:  # decided during the pause: move when it is over
+                    await asyncio.sleep(wait)
                 if await self._in_db(finish, job, action):
                     self.moves += 1
                     self.hint(table_id)  # the next turn may be another bot's

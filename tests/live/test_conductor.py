@@ -237,3 +237,62 @@ def test_it_makes_a_bot_wait_for_the_completed_trick_before_leading(make_table, 
     submit(table.pk, live.engine.legal_actions()[0], live.table.version, by_server=True)
     live = live_of(table)  # mid-trick: the bot delay alone
     assert plan(live, start).at == live.table.turn_started_at + timedelta(milliseconds=100)
+
+
+def _bot_to_act(make_table, alice) -> Table:
+    table = all_bots(make_table(alice, "open_blot", others=["easy"]))
+    Table.objects.filter(pk=table.pk).update(
+        bot_delay_ms=800, turn_started_at=timezone.now(), wakeup_at=None
+    )
+    return Table.objects.get(pk=table.pk)
+
+
+def test_it_starts_deciding_a_bots_move_within_the_pause_but_not_earlier(
+    make_table, alice
+) -> None:
+    from games.live.conductor import Job, prepare
+
+    table = _bot_to_act(make_table, alice)
+    due = table.turn_started_at + timedelta(milliseconds=800)
+    # Further ahead than it looks: wake up when the thinking should start.
+    assert prepare(table.pk, table.turn_started_at, timedelta(milliseconds=300)) == (
+        due - timedelta(milliseconds=300)
+    )
+    job = prepare(table.pk, table.turn_started_at, timedelta(seconds=1))
+    assert isinstance(job, Job) and job.due == due and job.version == table.version
+    assert Table.objects.get(pk=table.pk).version == table.version  # nothing played yet
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_it_submits_a_move_decided_during_the_pause_only_when_the_pause_is_over(
+    make_table, alice, monkeypatch
+) -> None:
+    from games.live import conductor as conducting
+
+    await sync_to_async(_bot_to_act)(make_table, alice)
+    decided: list = []
+    submitted: list = []
+    real_finish, real_decide = conducting.finish, conducting.decide_for
+
+    def decide_for(*args):
+        decided.append(timezone.now())
+        return real_decide(*args)
+
+    def finish(job, action):
+        submitted.append((job.due, timezone.now()))
+        return real_finish(job, action)
+
+    monkeypatch.setattr(conducting, "finish", finish)
+    monkeypatch.setattr(conducting, "decide_for", decide_for)
+    runner = conducting.Conductor(pool=None, poll_s=0.05)
+    task = asyncio.create_task(runner.run())
+    try:
+        async with asyncio.timeout(10):
+            while not submitted:
+                await asyncio.sleep(0.02)
+    finally:
+        task.cancel()
+    due, at = submitted[0]
+    assert decided[0] < due, "the bot only started thinking once its pause was over"
+    assert at >= due, "a bot moved before its pause was over"

@@ -49,7 +49,10 @@ class Command(BaseCommand):
             "--tables",
             type=int,
             default=None,
-            help="Tables served at once (default: twice the processes, at least 4).",
+            help=(
+                "Tables served at once, thinking or waiting out a bot's pause with the "
+                "move decided (default: four times the processes, at least 32)."
+            ),
         )
         parser.add_argument("--poll", type=float, default=1.0, help="Seconds between polls.")
 
@@ -61,7 +64,7 @@ class Command(BaseCommand):
                 "in-memory layer the web process runs bots itself."
             )
         processes = max(0, options["processes"])
-        tables = options["tables"] or max(4, 2 * processes)
+        tables = options["tables"] or max(32, 4 * processes)
         self.stdout.write(
             f"blotworker: running with {processes} decision processes, "
             f"{tables} tables at once (Ctrl-C to stop)"
