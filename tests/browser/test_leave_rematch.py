@@ -18,6 +18,7 @@ from tests.browser.pages import SiteDB, TablePage, create_table, sign_up
 #: The bots' pause before each move at these tables (the site's default is 700 ms).
 BOT_DELAY_MS = 100
 PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 768}
 
 
 def rows(db: SiteDB, sql: str, params: tuple = ()) -> list[tuple]:
@@ -93,13 +94,19 @@ def test_it_hands_my_seat_to_a_bot_when_i_leave_and_gives_it_back_when_i_return(
     page.locator('#table-root a[data-action="return"]').wait_for()
     # Everyone can see that a bot plays my seat now.
     page.locator('[data-seat-place="0"] [data-stand-in]').wait_for()
-    desktop = page.viewport_size
-    for size, viewport in (("desktop", desktop), ("phone", PHONE)):
-        page.set_viewport_size(viewport)
-        tp.assert_on_first_screen('[data-seat-place="0"] [data-stand-in]')
-        if os.environ.get("BLOT_SCREENSHOTS"):
-            page.screenshot(path=os.path.join(os.environ["BLOT_SCREENSHOTS"], f"left-{size}.png"))
-    page.set_viewport_size(desktop)
+    spectator = new_page()
+    spectator.goto(f"/tables/{table_id}/")
+    watching = TablePage(spectator, table_id, site_db).wait_live()
+    spectator.locator('[data-seat-place="0"] [data-stand-in]').wait_for()
+    before_sizes = page.viewport_size
+    for who, view in (("player", tp), ("spectator", watching)):
+        for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+            view.page.set_viewport_size(viewport)
+            view.assert_on_first_screen('[data-seat-place="0"] [data-stand-in]')
+            if os.environ.get("BLOT_SCREENSHOTS"):
+                path = os.path.join(os.environ["BLOT_SCREENSHOTS"], f"left-{who}-{size}.png")
+                view.page.screenshot(path=path)
+    page.set_viewport_size(before_sizes)
     # The stand-in plays my seat: more moves of seat 0 are stored, without a click.
     page.wait_for_function(
         "(v) => Number(document.getElementById('table-root').dataset.version) > v",
