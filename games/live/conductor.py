@@ -109,6 +109,8 @@ def prepare(
     if live is None:
         return deal_if_due(table, now)
     step = plan(live, now)
+    if not step.think_ahead:
+        ahead = timedelta(0)
     if step.level is None or step.at > now + ahead:
         wakeup = step.at if step.level is None else step.at - ahead
         Table.objects.filter(pk=table_id, version=table.version).update(wakeup_at=wakeup)

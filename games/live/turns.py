@@ -26,6 +26,10 @@ class Plan:
     seat: int
     level: str | None  # None: a person is to act and nobody plays for them yet
     at: datetime
+    #: The move may be decided before ``at``: nothing but a move or a seat change
+    #: (both bump the version, which voids the decision) can change who plays.
+    #: Not so for a person away: reconnecting changes no version.
+    think_ahead: bool = False
 
 
 def plan(live: Live, now: datetime) -> Plan:
@@ -43,9 +47,10 @@ def plan(live: Live, now: datetime) -> Plan:
         # leads the next one only after it has been gathered.
         bot_time += timedelta(milliseconds=table.trick_pause_ms)
     if seat.bot_level is not None:
-        return Plan(seat_index, seat.bot_level, bot_time)
+        return Plan(seat_index, seat.bot_level, bot_time, think_ahead=True)
     if seat.left_at is not None:  # they left the table: the stand-in plays at bot time
-        return Plan(seat_index, STAND_IN_LEVEL, max(bot_time, seat.left_at + bot_delay))
+        at = max(bot_time, seat.left_at + bot_delay)
+        return Plan(seat_index, STAND_IN_LEVEL, at, think_ahead=True)
     deadline = turn_start + timedelta(seconds=table.turn_seconds)
     away = presence.away_since(table, seat_index, since=turn_start)
     if away is not None and seat.returned_at is not None:

@@ -270,7 +270,7 @@ async def test_it_submits_a_move_decided_during_the_pause_only_when_the_pause_is
 ) -> None:
     from games.live import conductor as conducting
 
-    await sync_to_async(_bot_to_act)(make_table, alice)
+    table = await sync_to_async(_bot_to_act)(make_table, alice)
     decided: list = []
     submitted: list = []
     real_finish, real_decide = conducting.finish, conducting.decide_for
@@ -285,14 +285,29 @@ async def test_it_submits_a_move_decided_during_the_pause_only_when_the_pause_is
 
     monkeypatch.setattr(conducting, "finish", finish)
     monkeypatch.setattr(conducting, "decide_for", decide_for)
-    runner = conducting.Conductor(pool=None, poll_s=0.05)
-    task = asyncio.create_task(runner.run())
+    runner = conducting.Conductor(pool=None)
     try:
-        async with asyncio.timeout(10):
-            while not submitted:
-                await asyncio.sleep(0.02)
+        await asyncio.wait_for(runner._serve(table.pk), 10)
     finally:
-        task.cancel()
+        # Its database threads finish what they started before the test's tables go.
+        await asyncio.to_thread(runner.db.shutdown, True)
+    assert submitted, "the bot did not move"
     due, at = submitted[0]
     assert decided[0] < due, "the bot only started thinking once its pause was over"
     assert at >= due, "a bot moved before its pause was over"
+
+
+def test_it_decides_for_an_away_person_only_when_their_stand_in_is_due(make_table, alice, bob):
+    # Coming back changes no version, so a move decided early could still be
+    # submitted for a person who is back: no thinking ahead for them.
+    from games.live.conductor import prepare
+
+    table, seat = human_to_act(make_table, alice, bob)
+    connect(table, seat)
+    now = timezone.now()
+    # Their grace runs out during the bot pause of their turn.
+    gone = now + timedelta(milliseconds=300) - timedelta(seconds=table.disconnect_grace_seconds)
+    Presence.objects.filter(table=table).update(last_seen=gone, closed_at=gone)
+    bot_time = table.turn_started_at + timedelta(milliseconds=table.bot_delay_ms)
+    assert plan(live_of(table), now).level == "normal"
+    assert prepare(table.pk, now, timedelta(seconds=5)) == bot_time
