@@ -73,12 +73,11 @@ def languages_in_use(table_id: int) -> list[str]:
     return used or [language()]
 
 
-def viewpoints(table: Table, rows: list[Seat] | None = None) -> list[Viewpoint]:
+def viewpoints(table: Table, rows: list[Seat]) -> list[Viewpoint]:
     """The viewpoints someone may be looking from: the people's seats (a bot's seat
     has no viewer), and the spectators' view while anyone watches. A spectator
     who arrives before the count says so is brought up to date when the count
     changes (see ``TableConsumer.table_watchers``)."""
-    rows = list(table.seats.all()) if rows is None else rows
     seats: list[Viewpoint] = sorted(row.index for row in rows if row.bot_level is None)
     return [*seats, None] if table.spectator_count else seats
 
