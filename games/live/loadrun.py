@@ -11,6 +11,7 @@ clock is shared and a move's delivery to its last viewer is a plain difference.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import html
 import json
 import random
@@ -30,6 +31,8 @@ DEAL = re.compile(r'data-deal="(\d+)"')
 #: A completed trick stays this long before anyone (a bot too) leads the next.
 TRICK_PAUSE = re.compile(r'data-complete[^>]*data-pause="(\d+)"')
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+#: After the run's end, how long sockets stay open for the moves already sent.
+DRAIN_S = 3.0
 
 
 def check_loopback(url: str) -> str:
@@ -95,6 +98,7 @@ class Client:
         bot_pause_s: float,
         rng: random.Random,
         stop: asyncio.Event,
+        closing: asyncio.Event | None = None,
     ) -> None:
         self.ident = ident
         self.viewer = viewer
@@ -102,7 +106,9 @@ class Client:
         self.think_s = think_s
         self.bot_pause_s = bot_pause_s
         self.rng = rng
-        self.stop = stop
+        self.stop = stop  # no more moves
+        # The socket closes later, so that moves already sent are still seen arriving.
+        self.closing = closing or stop
         self.version = -1
         self.acted_on = -1
         # (version, seen, deal, the trick pause the bot waits first, s)
@@ -140,7 +146,7 @@ class Client:
         self.record.connected += 1
         first = True
         try:
-            while not self.stop.is_set():
+            while not self.closing.is_set():
                 try:
                     frame = await asyncio.wait_for(ws.recv(), timeout=0.5)
                 except TimeoutError:
@@ -151,7 +157,7 @@ class Client:
                     first = False
                 await self.on_frame(ws, frame, now)
         except Exception as exc:  # a broken client is counted, the run goes on
-            if not self.stop.is_set():
+            if not self.closing.is_set():
                 self.record.errors.append(f"{type(exc).__name__}: {exc}")
         finally:
             await ws.close()
@@ -207,12 +213,21 @@ class Client:
             self.record.errors.append(f"send: {type(exc).__name__}: {exc}")
 
 
-def summarise(record: Record, seconds: float) -> dict[str, Any]:
+def summarise(record: Record, seconds: float, until: float | None = None) -> dict[str, Any]:
+    """The run's figures; moves per second count versions first seen by ``until``
+    (the end of the run: what arrives while the sockets drain is not counted)."""
     to_mover, to_last = [], []
     by_kind: dict[str, list[float]] = defaultdict(list)
     undelivered = 0
+    seen_versions: dict[int, list[int]] = defaultdict(list)
+    for table, version in sorted(record.arrivals):
+        seen_versions[table].append(version)
     for (table, version), (sent, mover) in record.sent.items():
-        arrivals = record.arrivals.get((table, version + 1), {})
+        # A move's frame is the next version drawn: usually version + 1, but a move
+        # that ends a deal also scores it, which takes a version of its own.
+        later = seen_versions[table]
+        at = bisect.bisect_right(later, version)
+        arrivals = record.arrivals.get((table, later[at]), {}) if at < len(later) else {}
         if mover in arrivals:
             to_mover.append((arrivals[mover] - sent) * 1000)
         viewers = record.viewers_of[table]
@@ -222,8 +237,9 @@ def summarise(record: Record, seconds: float) -> dict[str, Any]:
         else:
             undelivered += 1
     by_table: dict[int, list[int]] = defaultdict(list)
-    for table, version in record.arrivals:
-        by_table[table].append(version)
+    for (table, version), seen in record.arrivals.items():
+        if until is None or min(seen.values()) <= until:
+            by_table[table].append(version)
     moves = sum(max(v) - min(v) for v in by_table.values())
     frames = record.frame_bytes
     return {

@@ -76,3 +76,32 @@ def test_it_reports_percentiles_of_what_it_measured() -> None:
 def test_it_refuses_to_load_anything_but_this_machine(url: str) -> None:
     with pytest.raises(ValueError):
         loadrun.check_loopback(url)
+
+
+def test_it_counts_a_move_that_ends_a_deal_as_delivered_by_the_next_version_drawn() -> None:
+    # The last card takes version 37 and the scoring 38: viewers are drawn 38.
+    record = loadrun.Record()
+    record.viewers_of[7] = {0, 1}
+    record.sent[(7, 36)] = (10.0, 0)
+    record.arrivals[(7, 38)] = {0: 10.05, 1: 10.08}
+    run = loadrun.summarise(record, 1.0)
+    assert run["undelivered_moves"] == 0
+    assert run["move_to_last_viewer_ms"]["max"] == pytest.approx(80.0)
+
+
+def test_it_reports_a_move_nobody_was_drawn_after_as_undelivered() -> None:
+    record = loadrun.Record()
+    record.viewers_of[7] = {0, 1}
+    record.sent[(7, 36)] = (10.0, 0)
+    record.arrivals[(7, 36)] = {0: 9.0, 1: 9.0}
+    record.arrivals[(7, 37)] = {0: 10.05}  # viewer 1 never got it
+    assert loadrun.summarise(record, 1.0)["undelivered_moves"] == 1
+
+
+def test_it_counts_moves_per_second_only_up_to_the_end_of_the_run() -> None:
+    record = loadrun.Record()
+    record.viewers_of[7] = {0}
+    for version, at in [(1, 1.0), (2, 2.0), (3, 3.0), (4, 12.0)]:  # 4 came while draining
+        record.arrivals[(7, version)] = {0: at}
+    assert loadrun.summarise(record, 10.0, until=10.0)["moves"] == 2
+    assert loadrun.summarise(record, 10.0)["moves"] == 3

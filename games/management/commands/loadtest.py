@@ -203,6 +203,7 @@ class Command(BaseCommand):
     async def _run(self, viewers: list[loadrun.Viewer], options: dict[str, Any]) -> dict[str, Any]:
         record = loadrun.Record(expected=len(viewers))
         stop = asyncio.Event()
+        closing = asyncio.Event()
         rng = random.Random(options["seed"])
         clients = []
         for ident, viewer in enumerate(viewers):
@@ -216,6 +217,7 @@ class Command(BaseCommand):
                     options["bot_delay_ms"] / 1000,
                     random.Random(rng.random()),
                     stop,
+                    closing,
                 )
             )
         gate = asyncio.Semaphore(options["connect_concurrency"])
@@ -225,9 +227,13 @@ class Command(BaseCommand):
         started = time.perf_counter()
         all_joined_s = started - joining
         await loadrun.progress(stop, record, options["seconds"], options["max_moves"])
-        elapsed = time.perf_counter() - started
+        ended = time.perf_counter()
+        elapsed = ended - started
+        # Moves sent just before the end are still on their way: let them arrive.
+        await asyncio.sleep(loadrun.DRAIN_S)
+        closing.set()
         await asyncio.gather(*tasks, return_exceptions=True)
-        run = loadrun.summarise(record, elapsed)
+        run = loadrun.summarise(record, elapsed, until=ended)
         run["all_joined_s"] = round(all_joined_s, 2)
         sizes: dict[int, int] = {}
         for viewer in viewers:
