@@ -37,3 +37,13 @@ def _room_for_many_tables(settings) -> None:
     settings.BLOT_BOT_TABLES_PER_USER = 1000
     settings.BLOT_TABLES_PER_USER_HOURLY = 1000
     settings.BLOT_TABLES_PER_ADDRESS_HOURLY = 1000
+
+
+@pytest.fixture(autouse=True)
+def _fresh_process_caches() -> None:
+    """Frames and deal histories are kept per process by ids, and a rolled-back
+    test database hands the same ids out again: each test starts with none."""
+    from games.live import frames, history
+
+    frames.cache.clear()
+    history.cache.clear()

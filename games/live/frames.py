@@ -19,13 +19,16 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache as shared_cache
 from django.utils import translation
 
-from games.live import render
-from games.models import Seat, Table
+from engine.deal import Deal as EngineDeal
+from games.live import history, render
+from games.models import Deal, Match, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -130,16 +133,46 @@ cache = FrameCache()
 Frames = dict[tuple[Viewpoint, str], str]
 
 
-def render_all(table_id: int) -> tuple[int, Frames]:
+@dataclass(frozen=True)
+class Known:
+    """A table as a move just stored it, all in memory: the mover's transaction
+    read and wrote these rows under the table's lock, so drawing them after the
+    commit needs no query."""
+
+    table: Table
+    seats: list[Seat]
+    match: Match
+    deal: Deal  # the open deal, its log as stored
+    engine: EngineDeal  # that deal, rebuilt and with the move applied
+
+
+def _known_shared(known: Known) -> dict[str, Any]:
+    past = history.cache.for_open_deal(known.match, known.deal)
+    return {
+        "match": known.match,
+        "participants": past.participants,
+        "deals": [*past.finished, known.deal],
+        "rows": past.rows,
+        "engine": known.engine,
+    }
+
+
+def render_all(table_id: int, known: Known | None = None) -> tuple[int, Frames]:
     """The table's current version and one frame per (viewpoint, language in use),
-    each rendered once."""
-    table = Table.objects.get(pk=table_id)
-    rows = list(table.seats.all())  # read once: the viewpoints, and drawn at each seat
+    each rendered once. With ``known`` (a move's own rows, its deal still open)
+    nothing is read from the database but what a deal's history adds, once per
+    deal per process."""
+    if known is None:
+        table = Table.objects.get(pk=table_id)
+        rows = list(table.seats.all())  # read once: the viewpoints, and drawn at each seat
+        loaded: dict[str, Any] = {}
+    else:
+        table, rows, loaded = known.table, known.seats, _known_shared(known)
     seats = viewpoints(table, rows)
     frames: Frames = {}
     for lang in languages_in_use(table_id):
         with translation.override(lang):
-            shared = {"seats": {row.index: row for row in rows}}
+            shared = {**loaded, "seats": {row.index: row for row in rows}}
             for seat, html in render.render_viewpoints(table, seats, shared).items():
                 frames[(seat, lang)] = html
                 cache.put(table_id, seat, table.version, html, lang)

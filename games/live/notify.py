@@ -74,13 +74,14 @@ def table_changed(
     events: list[dict[str, Any]] | None = None,
     *,
     wake_conductor: bool = True,
+    known: frames.Known | None = None,
 ) -> None:
     """After commit: every viewpoint gets its frame, and the conductor its wake-up
     unless the mover planned the next turn already (a person's: nothing to do
-    until their clock runs out). Never raises; failures are retried in the
-    background."""
+    until their clock runs out). ``known``: the move's rows, drawn without reading
+    them again. Never raises; failures are retried in the background."""
     try:
-        rendered_version, html = frames.render_all(table_id)
+        rendered_version, html = frames.render_all(table_id, known)
     except Exception as exc:  # the database went away after the commit
         _failures.failed(exc)
         retrier.add(table_id)

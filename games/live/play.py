@@ -23,7 +23,7 @@ from engine.actions import Action
 from engine.deal import Deal as EngineDeal
 from engine.errors import IllegalAction
 from games.i18n import reason_text
-from games.live import notify
+from games.live import frames, notify
 from games.live.turns import plan
 from games.models import Deal, Match, Seat, Table
 from games.services.matches import finish_deal
@@ -149,15 +149,13 @@ def submit(table_id: int, action: Action, version: int, *, by_server: bool = Fal
         live = current(table)
         if live is None:
             raise Refused(_("No deal is being played at this table."))
+        seats = list(Seat.objects.filter(table=table))
+        by_index = {row.index: row for row in seats}
         if not by_server:
-            bot_level, left_at = (
-                Seat.objects.filter(table=table, index=action.seat)
-                .values_list("bot_level", "left_at")
-                .first()
-            ) or (None, None)
-            if bot_level is not None:
+            mover = by_index.get(action.seat)
+            if mover is not None and mover.bot_level is not None:
                 raise Refused(_("A bot plays that seat."))
-            if left_at is not None:
+            if mover is not None and mover.left_at is not None:
                 raise Refused(_("You have left this seat; return to it to play."))
         try:
             events = live.engine.apply(action)
@@ -174,7 +172,7 @@ def submit(table_id: int, action: Action, version: int, *, by_server: bool = Fal
         # person is to act and nothing is due before their clock (or their grace)
         # runs out, the table sleeps until then and the conductor is not woken.
         # Otherwise (a bot, a stand-in, the deal's end) the conductor plans it.
-        step = None if live.engine.is_over else plan(live, now)
+        step = None if live.engine.is_over else plan(live, now, by_index)
         person_to_act = step is not None and step.level is None
         table.wakeup_at = step.at if person_to_act else None
         table.save(update_fields=["version", "turn_started_at", "wakeup_at"])
@@ -183,9 +181,17 @@ def submit(table_id: int, action: Action, version: int, *, by_server: bool = Fal
             table.refresh_from_db(fields=["version"])
         new_version = table.version
         payload = [e.to_dict() for e in events]
+        # While the deal is open, what this move read and wrote is the whole table:
+        # its frames are drawn from it. A finished deal changed more (score rows,
+        # the match, maybe the table's status): those frames read it all afresh.
+        known = (
+            None
+            if live.engine.is_over
+            else frames.Known(table, seats, live.match, live.deal, live.engine)
+        )
         transaction.on_commit(
             lambda: notify.table_changed(
-                table_id, new_version, payload, wake_conductor=not person_to_act
+                table_id, new_version, payload, wake_conductor=not person_to_act, known=known
             )
         )
     return new_version

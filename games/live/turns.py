@@ -4,6 +4,7 @@ out, they are away, or they left the table)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -32,11 +33,14 @@ class Plan:
     think_ahead: bool = False
 
 
-def plan(live: Live, now: datetime) -> Plan:
+def plan(live: Live, now: datetime, seats: Mapping[int, Seat] | None = None) -> Plan:
+    """``seats``: the table's seat rows by index, when the caller has read them."""
     table = live.table
     seat_index = live.engine.to_act
     assert seat_index is not None
-    seat = Seat.objects.get(table=table, index=seat_index)
+    if seats is None:
+        seats = {seat_index: Seat.objects.get(table=table, index=seat_index)}
+    seat = seats[seat_index]
     # Before the first move of a table nobody has stamped a turn yet; a deal dealt
     # after the previous one's pause starts its own turn.
     turn_start = max(table.turn_started_at or live.deal.started_at, live.deal.started_at)

@@ -12,10 +12,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from engine.observe import observe
 from games.live import frames, presence, render
 from games.live.conductor import run_due
 from games.live.play import submit
-from games.models import Deal, Presence, Table
+from games.models import Deal, Presence, Seat, Table
 from tests.live.conftest import all_bots, later, live_of
 from tests.live.wsclient import connect, receive_table, send_move, version_of
 
@@ -226,3 +227,39 @@ async def test_it_forwards_only_newer_versions_to_a_viewer(duel, alice) -> None:
     )
     assert await ws.receive_from(timeout=5) == "new"
     await ws.disconnect()
+
+
+@pytest.mark.django_db
+def test_it_draws_a_moves_frames_from_what_the_move_read_exactly_as_a_fresh_read(
+    make_table, alice, bob, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    """A move's frames come from the rows its transaction read and wrote (and the
+    deal's history, read once per deal): the same bytes as reading everything
+    again, with no query of their own after the deal's first move."""
+    from games.live import notify
+
+    table = make_table(alice, "open_blot", "first_to:2001", others=["easy"])
+    _play_deals(table, 1)  # a finished deal and a score row in the history
+    Seat.objects.filter(table=table, index=0).update(user=alice, bot_level=None)
+    Table.objects.filter(pk=table.pk).update(spectator_count=1)
+    drawn: list = []
+    monkeypatch.setattr(
+        notify, "_send_and_wake", lambda table_id, version, html, wake=True: drawn.append(html)
+    )
+    monkeypatch.setattr(notify, "async_to_sync", lambda fn: fn)
+    for move in range(6):
+        live = live_of(table)
+        seat = live.engine.to_act
+        action = observe(live.engine, seat).legal[0]
+        with (
+            CaptureQueriesContext(connection) as queries,
+            django_capture_on_commit_callbacks(execute=True),
+        ):
+            submit(table.pk, action, live.table.version, by_server=seat != 0)
+        from_move = drawn[-1]
+        frames.cache.clear()
+        _version, fresh = frames.render_all(table.pk)
+        assert from_move == fresh
+        after_commit = [q["sql"] for q in queries if q["sql"].startswith("SELECT")]
+        if move > 0:  # the history is read with the deal's first frames, then kept
+            assert not [q for q in after_commit if "games_participant" in q or "scorerow" in q]

@@ -1,0 +1,67 @@
+"""What a frame shows that cannot change while a deal is open, kept per process.
+
+A table's frame draws the match's participants, its finished deals (the last
+one's result) and its score rows. None of them changes while a deal is being
+played: participants are written once when the match starts, and a finished
+deal, with its score row, is only ever added when the open deal finishes —
+which opens a new deal (or ends the match), so a new key. Keyed by the open
+deal, they are read once per deal per process instead of on every move.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from games.models import Deal, Match, Participant, ScoreRow
+
+#: Open deals remembered per process (a few per busy table is plenty).
+SIZE = 1024
+
+
+@dataclass(frozen=True)
+class History:
+    """A match as it stood when its open deal began."""
+
+    participants: list[Participant]
+    finished: list[Deal]  # in order, action logs not loaded
+    rows: list[ScoreRow]
+
+
+class HistoryCache:
+    def __init__(self, size: int = SIZE) -> None:
+        self._kept: OrderedDict[tuple[int, int], History] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def for_open_deal(self, match: Match, deal: Deal) -> History:
+        """The history behind ``deal``, which must be the match's open deal."""
+        assert deal.status == Deal.Status.PLAYING, "only an open deal fixes the history"
+        key = (match.pk, deal.pk)
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+                return kept
+        kept = History(
+            participants=list(match.participants.all()),
+            finished=list(
+                match.deals.filter(status=Deal.Status.FINISHED, number__lt=deal.number)
+                .order_by("number")
+                .defer("actions")
+            ),
+            rows=list(match.score_rows.order_by("number")),
+        )
+        with self._lock:
+            self._kept[key] = kept
+            while len(self._kept) > self._size:
+                self._kept.popitem(last=False)
+        return kept
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+cache = HistoryCache()
