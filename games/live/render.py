@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 
 from django.template.loader import render_to_string
 from django.utils.functional import Promise
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -104,6 +105,20 @@ def _once(key: str, load: Callable[[], Any]) -> Any:
         return load()
     if key not in memo:
         memo[key] = load()
+    return memo[key]
+
+
+def _fragment(template: str, context: dict[str, Any]) -> SafeString:
+    """A part of the table drawn from ``context`` alone (plain data, no models):
+    while a table's viewpoints are drawn, a part whose context is the same for
+    several of them (the score table, a seat seen by its neighbours) is drawn
+    once. The key is the whole context, so equal keys are equal drawings."""
+    memo = _shared.get()
+    if memo is None:
+        return mark_safe(render_to_string(template, context))
+    key = ("fragment", template, repr(context))
+    if key not in memo:
+        memo[key] = mark_safe(render_to_string(template, context))
     return memo[key]
 
 
@@ -217,6 +232,20 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
             ]
         seats.append(view)
     seats.sort(key=lambda v: v["position"])
+    hand = [
+        card_view(c, _if(c in legal_cards, version))
+        for c in sorted(obs.hand, key=_hand_key(obs.trump))
+    ]
+    playing_my_turn = (
+        seat is not None and obs.to_act == seat and obs.phase == "play" and seat not in left
+    )
+    for view in seats:
+        # Where a seat sits differs per viewer; what is drawn there does not
+        # (but for the viewer's own hand), so neighbours share one drawing.
+        body: dict[str, Any] = {"s": {k: v for k, v in view.items() if k != "position"}}
+        if view["is_me"]:
+            body.update(hand=hand, playing_my_turn=playing_my_turn)
+        view["body"] = _fragment("live/_seat_body.html", body)
     to_act_name = None if obs.to_act is None else names.get(obs.to_act)
     context.update(
         deal=shown,
@@ -226,16 +255,12 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         to_act_name=to_act_name,
         to_act_label=_to_act_label(obs, to_act_name),
         my_turn=seat is not None and obs.to_act == seat and seat not in left,
-        playing_my_turn=seat is not None and obs.to_act == seat and obs.phase == "play"
-        and seat not in left,
+        playing_my_turn=playing_my_turn,
         seats=seats,
         me=next((v for v in seats if v["is_me"]), None),
         bottom=seats[0],
         others=seats[1:],
-        hand=[
-            card_view(c, _if(c in legal_cards, version))
-            for c in sorted(obs.hand, key=_hand_key(obs.trump))
-        ],
+        hand=hand,
         proposed=None
         if obs.proposed is None or obs.phase != "bidding"
         else card_view(obs.proposed),
@@ -256,7 +281,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         trick_complete=complete,
         trick_winner=winner,
         trick_winner_position=None if winner is None else (winner - base) % n,
-        last_trick=_last_trick(obs, names, base, n),
+        last_trick=_last_trick(obs, names, n),
         bids=[
             {
                 "label": _bid_label(a),
@@ -445,14 +470,13 @@ def _declaration_label(action: Any) -> str:
     return kind_label(Declaration(action.seat, mask_of(action.cards), 0).kind)
 
 
-def _last_trick(obs: Observation, names: dict[int, str], base: int, n: int) -> list[dict[str, Any]]:
+def _last_trick(obs: Observation, names: dict[int, str], n: int) -> list[dict[str, Any]]:
     if not obs.tricks:
         return []
     last = obs.tricks[-1]
     return [
         {
             "name": names.get((last.leader + i) % n),
-            "position": ((last.leader + i) % n - base) % n,
             "card": code_view(c),
             "won": (last.leader + i) % n == last.winner,
         }
@@ -528,9 +552,39 @@ def _result_view(deal: Deal, names: dict[int, str], variant: str) -> dict[str, A
     }
 
 
+#: What the part below the felt shows: the same for every viewpoint.
+MORE_KEYS = (
+    "history_bids", "tricks_won", "side_names", "card_points", "announcements",
+    "declarations", "last_trick", "between_deals", "last_result", "match_over", "variant",
+)
+
+
+def _more(context: dict[str, Any]) -> SafeString:
+    """The part below the felt (this deal's points, the last trick, the previous
+    deal, the score table), drawn from plain data so viewpoints share it."""
+    obs = context.get("obs")
+    part = {key: context.get(key) for key in MORE_KEYS}
+    part.update(
+        shown=obs is not None,
+        phase=None if obs is None else obs.phase,
+        rows=[
+            {
+                "number": r.number,
+                "trump": r.trump,
+                "deal_points": list(r.deal_points),
+                "totals": list(r.totals),
+                "markers": list(r.markers),
+            }
+            for r in context.get("rows") or []
+        ],
+    )
+    return _fragment("live/_more.html", part)
+
+
 def render_table(table: Table, seat: int | None, *, oob: bool = False) -> str:
     """The viewer's table root (``oob``: marked for an out-of-band swap by id)."""
-    return render_to_string("live/table.html", {**table_context(table, seat), "oob": oob})
+    context = table_context(table, seat)
+    return render_to_string("live/table.html", {**context, "more": _more(context), "oob": oob})
 
 
 def table_fragment(table_id: int, seat: int | None) -> str:

@@ -263,3 +263,30 @@ def test_it_draws_a_moves_frames_from_what_the_move_read_exactly_as_a_fresh_read
         after_commit = [q["sql"] for q in queries if q["sql"].startswith("SELECT")]
         if move > 0:  # the history is read with the deal's first frames, then kept
             assert not [q for q in after_commit if "games_participant" in q or "scorerow" in q]
+
+
+@pytest.mark.django_db
+def test_it_draws_what_viewpoints_share_once_per_move(
+    make_table, alice, bob, carol, make_user, monkeypatch
+) -> None:
+    """A seat seen by its three neighbours is drawn once, not three times, and
+    the part below the felt once for all four players."""
+    from games.services.tables import join_seat
+
+    table = make_table(alice, "belote")
+    for index, user in enumerate([bob, carol, make_user("dave")], start=1):
+        join_seat(table.pk, user, index)
+    drawn: list[str] = []
+    real = render.render_to_string
+
+    def counting(name, context=None):
+        drawn.append(name)
+        return real(name, context)
+
+    monkeypatch.setattr(render, "render_to_string", counting)
+    _version, by_viewpoint = frames.render_all(table.pk)
+    assert len(by_viewpoint) == 4
+    # Each player's own seat (their hand) and each seat as the others see it.
+    assert drawn.count("live/_seat_body.html") == 8
+    assert drawn.count("live/_more.html") == 1
+    assert drawn.count("live/table.html") == 4
