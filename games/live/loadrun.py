@@ -84,6 +84,7 @@ class Record:
     arrived: int = 0  # viewers whose connection succeeded or finally failed
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     join_times: list[float] = field(default_factory=list)
+    started_tables: set[int] = field(default_factory=set)  # tables whose first move is sent
 
 
 class Client:
@@ -99,6 +100,7 @@ class Client:
         rng: random.Random,
         stop: asyncio.Event,
         closing: asyncio.Event | None = None,
+        start_offset_s: float = 0.0,
     ) -> None:
         self.ident = ident
         self.viewer = viewer
@@ -109,6 +111,9 @@ class Client:
         self.stop = stop  # no more moves
         # The socket closes later, so that moves already sent are still seen arriving.
         self.closing = closing or stop
+        # The table's first move waits this much longer, so that tables do not all
+        # move in the same instant for the whole run (people do not start in step).
+        self.start_offset_s = start_offset_s
         self.version = -1
         self.acted_on = -1
         # (version, seen, deal, the trick pause the bot waits first, s)
@@ -202,7 +207,11 @@ class Client:
 
     async def move(self, ws: Any, move: dict[str, Any]) -> None:
         await self.record.ready.wait()  # nobody moves until every viewer is in
-        await asyncio.sleep(self.think_s)
+        delay = self.think_s
+        if self.viewer.table not in self.record.started_tables:
+            self.record.started_tables.add(self.viewer.table)
+            delay += self.start_offset_s
+        await asyncio.sleep(delay)
         if self.stop.is_set():
             return
         self.record.sent[(self.viewer.table, move["version"])] = (time.perf_counter(), self.ident)

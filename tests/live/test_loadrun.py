@@ -105,3 +105,23 @@ def test_it_counts_moves_per_second_only_up_to_the_end_of_the_run() -> None:
         record.arrivals[(7, version)] = {0: at}
     assert loadrun.summarise(record, 10.0, until=10.0)["moves"] == 2
     assert loadrun.summarise(record, 10.0)["moves"] == 3
+
+
+@pytest.mark.asyncio
+async def test_it_delays_only_a_tables_first_move_by_its_start_offset(monkeypatch) -> None:
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    class Socket:
+        async def send(self, data: str) -> None:
+            pass
+
+    client = _client()
+    client.start_offset_s = 0.4
+    client.record.ready.set()
+    monkeypatch.setattr(loadrun.asyncio, "sleep", sleep)
+    await client.move(Socket(), {"type": "pass", "version": 1})
+    await client.move(Socket(), {"type": "pass", "version": 2})
+    assert slept == [pytest.approx(1.4), pytest.approx(1.0)]

@@ -74,6 +74,13 @@ class Command(BaseCommand):
             help="Seconds a simulated person waits before moving.",
         )
         parser.add_argument(
+            "--stagger",
+            type=float,
+            default=None,
+            help="Seconds over which the tables' first moves are spread (default: the "
+            "think time; 0: every table starts in the same instant).",
+        )
+        parser.add_argument(
             "--spectators", type=int, default=0, help="Spectators watching the first table."
         )
         parser.add_argument("--seconds", type=float, default=30.0)
@@ -100,6 +107,8 @@ class Command(BaseCommand):
             raise CommandError("--tables must be 1..500 and --spectators 0..2000.")
         if not 0 < options["seconds"] <= 3600:
             raise CommandError("--seconds must be more than 0 and at most 3600.")
+        if options["stagger"] is None:
+            options["stagger"] = options["think"]
         run_id = uuid.uuid4().hex[:8]
         users: list[Any] = []
         viewers: list[loadrun.Viewer] = []
@@ -118,6 +127,7 @@ class Command(BaseCommand):
                 "bot_level",
                 "bot_delay_ms",
                 "think",
+                "stagger",
                 "spectators",
                 "seconds",
             )
@@ -205,6 +215,8 @@ class Command(BaseCommand):
         stop = asyncio.Event()
         closing = asyncio.Event()
         rng = random.Random(options["seed"])
+        tables = sorted({viewer.table for viewer in viewers})
+        offsets = {t: options["stagger"] * i / len(tables) for i, t in enumerate(tables)}
         clients = []
         for ident, viewer in enumerate(viewers):
             record.viewers_of[viewer.table].add(ident)
@@ -218,6 +230,7 @@ class Command(BaseCommand):
                     random.Random(rng.random()),
                     stop,
                     closing,
+                    offsets[viewer.table],
                 )
             )
         gate = asyncio.Semaphore(options["connect_concurrency"])
