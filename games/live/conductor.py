@@ -15,7 +15,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import socket
 import time
+import uuid
 from collections.abc import Callable, Collection
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -24,6 +27,7 @@ from typing import TypeVar
 
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.core.cache import cache as shared_cache
 from django.db import DatabaseError, InterfaceError, close_old_connections
 from django.db.models import Q
 from django.db.models.functions import Coalesce
@@ -115,9 +119,36 @@ def prepare(
         wakeup = step.at if step.level is None else step.at - ahead
         Table.objects.filter(pk=table_id, version=table.version).update(wakeup_at=wakeup)
         return wakeup
+    if not claim(table_id, table.version):
+        # Another process is deciding this move: look again once its claim lapses
+        # (by then it has moved, or it is gone and this process decides).
+        return now + CLAIM_TTL
     obs = observe(live.engine, step.seat)
     seed = f"{live.deal.pk}:{len(live.engine.history)}"
     return Job(table_id, table.version, step.level, obs, seed, step.at)
+
+
+#: How long a process's claim on deciding a table's move holds: longer than a
+#: decision made ahead and its pause, short enough that a process that died
+#: while deciding holds the table up only this long.
+CLAIM_TTL = timedelta(seconds=5)
+#: This process, as the owner of its claims.
+_CLAIMANT = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def claim(table_id: int, version: int) -> bool:
+    """Whether this process may decide the table's move at ``version``: the first
+    process to ask gets it for :data:`CLAIM_TTL`, so several workers split the
+    tables instead of all thinking about each one (the version check would void
+    the duplicates anyway, after their cost). Without the shared cache, every
+    process may decide: duplicates are still refused by the version check."""
+    key = f"blot:deciding:{table_id}:{version}"
+    try:
+        if shared_cache.add(key, _CLAIMANT, CLAIM_TTL.total_seconds()):
+            return True
+        return shared_cache.get(key) == _CLAIMANT
+    except Exception:  # the cache is away: decide; the version check keeps it safe
+        return True
 
 
 def finish(job: Job, action: Action) -> bool:
@@ -223,16 +254,22 @@ class Conductor:
         self.db = ThreadPoolExecutor(db_threads, thread_name_prefix="conductor-db")
         self.in_flight: set[int] = set()
         self.hinted: list[int] = []  # tables announced by a message, served first
+        # Tables with a timer set to look at them again (their next turn, or a move
+        # another process claimed): not picked by a pass before the timer or a hint.
+        self.later: set[int] = set()
         self.moves = 0
         self._wake = asyncio.Event()
         self._failures = RateLimitedLog(log, "The conductor's pass")
         self._table_failures = RateLimitedLog(log, "Acting for a table")
         self._last_cleanup = 0.0
+        self._next_search = 0.0  # monotonic time of the next search for due tables
+        self._search_all = False  # the last search was cut short by the room left
 
     async def _in_db(self, fn: Callable[..., T], *args: object) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db, _closing(fn), *args)
 
     def hint(self, table_id: int) -> None:
+        self.later.discard(table_id)
         if table_id not in self.hinted:
             self.hinted.append(table_id)
         self._wake.set()
@@ -273,9 +310,20 @@ class Conductor:
             return
         hinted = [t for t in self.hinted if t not in self.in_flight][:room]
         self.hinted = [t for t in self.hinted if t not in hinted]
-        due = await self._in_db(due_tables, timezone.now(), room, self.in_flight | set(hinted))
-        presence.database_ok()
-        await self._in_db(advance_due)  # tournaments whose round or match is due
+        due: list[int] = []
+        # Messages and timers announce nearly every due table; the database is
+        # searched once per poll (clocks run out, a restart, tournaments), or
+        # again at once when the last search found more than there was room for.
+        polling = time.monotonic() >= self._next_search
+        if polling:
+            self._next_search = time.monotonic() + self.poll_s
+            await self._in_db(advance_due)  # tournaments whose round or match is due
+            presence.database_ok()
+        wanted = room - len(hinted)
+        if wanted > 0 and (polling or self._search_all):
+            busy = self.in_flight | self.later | set(hinted)
+            due = await self._in_db(due_tables, timezone.now(), wanted, busy)
+            self._search_all = len(due) == wanted
         for table_id in [*hinted, *due][:room]:
             self.in_flight.add(table_id)
             task = asyncio.create_task(self._serve(table_id))
@@ -311,6 +359,7 @@ class Conductor:
         """A bot's pause or a clock ends soon: look at the table then, not at the next poll."""
         delay = (at - timezone.now()).total_seconds()
         if delay < TIMER_HORIZON_S:
+            self.later.add(table_id)
             asyncio.get_running_loop().call_later(max(0.0, delay), self.hint, table_id)
 
     async def _decide(self, job: Job) -> Action:

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games.live import presence
 from games.live.conductor import act_if_due, conduct_forever, due_tables, run_due
+from games.live.decisions import decide_for
 from games.live.play import submit
 from games.live.turns import plan
 from games.models import Deal, Match, Presence, Table
@@ -311,3 +312,26 @@ def test_it_decides_for_an_away_person_only_when_their_stand_in_is_due(make_tabl
     bot_time = table.turn_started_at + timedelta(milliseconds=table.bot_delay_ms)
     assert plan(live_of(table), now).level == "normal"
     assert prepare(table.pk, now, timedelta(seconds=5)) == bot_time
+
+
+@pytest.mark.django_db
+def test_it_lets_one_process_decide_a_move_while_another_looks_again_later(
+    make_table, alice, monkeypatch
+) -> None:
+    """Two workers finding the same due table: the first decides it, the second
+    leaves it for the claim's length instead of thinking about it too."""
+    from games.live import conductor as conducting
+
+    table = _bot_to_act(make_table, alice)
+    now = table.turn_started_at + timedelta(seconds=5)
+    first = conducting.prepare(table.pk, now)
+    assert isinstance(first, conducting.Job)
+    assert isinstance(conducting.prepare(table.pk, now), conducting.Job), "its own claim"
+    this_worker = conducting._CLAIMANT
+    monkeypatch.setattr(conducting, "_CLAIMANT", "another-worker")
+    assert conducting.prepare(table.pk, now) == now + conducting.CLAIM_TTL
+    monkeypatch.setattr(conducting, "_CLAIMANT", this_worker)
+    assert conducting.finish(first, decide_for(first.level, first.obs, first.seed, 0.05))
+    # Once the first has moved, the next move is anybody's.
+    monkeypatch.setattr(conducting, "_CLAIMANT", "another-worker")
+    assert conducting.claim(table.pk, Table.objects.get(pk=table.pk).version)
