@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -54,6 +55,18 @@ class TableConsumer(AsyncWebsocketConsumer):
     group: str
     viewpoint: str
     sent_version: int = -1
+
+    async def dispatch(self, message: dict) -> None:
+        """Run the message's handler. Channels would first close stale database
+        connections through a hop to its one shared sync thread, for every
+        message — every frame to every viewer, queued one after another. This
+        consumer reaches the database only through :func:`in_db` (and the session
+        middleware's own database calls), which close stale connections in the
+        thread that uses them, so forwarding a frame is only sending it."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         conductor.ensure_started()

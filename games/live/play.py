@@ -53,13 +53,18 @@ class Live:
 
 def current(table: Table) -> Live | None:
     """The table's match and open deal, or ``None`` when nothing is being played."""
-    match = table.matches.order_by("-id").first()
-    if match is None or match.status != Match.Status.PLAYING:
+    # The match being played and its open deal, in one query: a table plays one
+    # match at a time (a rematch starts only once the last one is over), so the
+    # newest open deal of a playing match is the one being played.
+    deal = (
+        Deal.objects.select_related("match")
+        .filter(match__table=table, status=Deal.Status.PLAYING)
+        .order_by("-match_id", "-number")
+        .first()
+    )
+    if deal is None or deal.match.status != Match.Status.PLAYING:
         return None
-    deal = match.deals.filter(status=Deal.Status.PLAYING).order_by("-number").first()
-    if deal is None:
-        return None
-    return Live(table, match, deal, deal.rebuild())
+    return Live(table, deal.match, deal, deal.rebuild())
 
 
 def _refuse_constant(name: str) -> Any:

@@ -120,20 +120,22 @@ def _count_spectators(table_id: int) -> None:
 def away_since(table: Table, seat: int, since: datetime) -> datetime | None:
     """When the seat's player was last connected, or ``None`` if connected now.
     A player never connected to this table counts as away from ``since``."""
-    now = timezone.now()
-    rows = Presence.objects.filter(table=table, seat_index=seat)
+    fresh_from = timezone.now() - stale()
+    # One read of the seat's connections (a handful: old closed rows are
+    # forgotten daily), judged here rather than in two queries.
+    rows = list(
+        Presence.objects.filter(table=table, seat_index=seat).values_list("closed_at", "last_seen")
+    )
     # Just after an outage a heartbeat may be missing through no fault of the
     # player's: only a connection that said it closed counts as gone then.
     outage = forgiving()
-    still_open = Q(closed_at__isnull=True) if outage else _open(now)
-    if rows.filter(still_open).exists():
+    if any(closed is None and (outage or seen >= fresh_from) for closed, seen in rows):
         return None
-    latest = rows.order_by("-last_seen").values_list("closed_at", "last_seen").first()
-    if latest is None:
+    if not rows:
         # Rows are written in batches: a player who connected just before the
         # outage may have no row until their process writes again.
         return None if outage else since
-    closed_at, last_seen = latest
+    closed_at, last_seen = max(rows, key=lambda row: row[1])
     return closed_at or last_seen
 
 

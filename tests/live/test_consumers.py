@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 
 from games.live import presence
 from games.models import Presence, Table
@@ -146,3 +147,31 @@ async def test_it_shows_everyone_how_many_are_watching(duel, alice) -> None:
     await spectator.disconnect()
     assert "0 watching" in await receive_watchers(player)
     await player.disconnect()
+
+
+async def test_it_forwards_a_frame_without_a_trip_to_a_database_thread(duel, monkeypatch):
+    """A frame for a viewpoint is sent on as it is: no hop to a sync thread per
+    viewer (Channels' default closes stale connections before every message)."""
+    import channels.consumer
+
+    from games.live import frames
+
+    hops: list = []
+
+    async def counting() -> None:
+        hops.append(1)
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counting)
+    spectator, connected = await connect(duel.pk, None)
+    assert connected
+    await receive_table(spectator)
+    hops.clear()
+    version = duel.version + 1
+    html = f'<div id="table-root" data-version="{version}"></div>'
+    await get_channel_layer().group_send(
+        frames.viewpoint_group(duel.pk, None),
+        {"type": "table.frame", "version": version, "html": html},
+    )
+    assert await spectator.receive_from(timeout=5) == html
+    assert hops == []
+    await spectator.disconnect()
