@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 
 from django.template.loader import render_to_string
 from django.utils.functional import Promise
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -245,7 +246,16 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         body: dict[str, Any] = {"s": {k: v for k, v in view.items() if k != "position"}}
         if view["is_me"]:
             body.update(hand=hand, playing_my_turn=playing_my_turn)
-        view["body"] = _fragment("live/_seat_body.html", body)
+        # The place itself is one element, drawn here rather than by an include
+        # per seat per viewpoint.
+        view["html"] = format_html(
+            '<div class="seat-place pos-{}{}{}" data-seat-place="{}">\n{}</div>\n',
+            view["position"],
+            " turn" if view["is_turn"] else "",
+            " mine" if view["is_me"] else "",
+            view["index"],
+            _fragment("live/_seat_body.html", body),
+        )
     to_act_name = None if obs.to_act is None else names.get(obs.to_act)
     context.update(
         deal=shown,
