@@ -164,7 +164,7 @@ def render_all(table_id: int, known: Known | None = None) -> tuple[int, Frames]:
     deal per process."""
     if known is None:
         table = Table.objects.get(pk=table_id)
-        rows = list(table.seats.all())  # read once: the viewpoints, and drawn at each seat
+        rows = list(table.seats.order_by("index"))  # read once: viewpoints, and drawn at each seat
         loaded: dict[str, Any] = {}
     else:
         table, rows, loaded = known.table, known.seats, _known_shared(known)

@@ -29,7 +29,7 @@ def view(
     if seat is None or match is None:
         return None
     if seats is None:
-        seats = {row.index: row for row in table.seats.all()}
+        seats = {row.index: row for row in table.seats.order_by("index")}
     mine = seats.get(seat)
     if mine is None or mine.user_id is None:
         return None

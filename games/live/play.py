@@ -154,7 +154,8 @@ def submit(table_id: int, action: Action, version: int, *, by_server: bool = Fal
         live = current(table)
         if live is None:
             raise Refused(_("No deal is being played at this table."))
-        seats = list(Seat.objects.filter(table=table))
+        # By index alone: the model's default order joins the table to sort by it.
+        seats = list(Seat.objects.filter(table=table).order_by("index"))
         by_index = {row.index: row for row in seats}
         if not by_server:
             mover = by_index.get(action.seat)

@@ -150,7 +150,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     }
     # Every seat's row, shared by all viewpoints: who may leave or return, and
     # whose seat a stand-in plays because they left.
-    seat_rows = _once("seats", lambda: {row.index: row for row in table.seats.all()})
+    seat_rows = _once("seats", lambda: {row.index: row for row in table.seats.order_by("index")})
     context["match_actions"] = match_actions.view(table, match, seat, seats=seat_rows)
     if match is None:
         return context
