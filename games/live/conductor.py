@@ -119,7 +119,7 @@ def prepare(
         wakeup = step.at if step.level is None else step.at - ahead
         Table.objects.filter(pk=table_id, version=table.version).update(wakeup_at=wakeup)
         return wakeup
-    if not claim(table_id, table.version):
+    if not claim(table, table.version):
         # Another process is deciding this move: look again once its claim lapses
         # (by then it has moved, or it is gone and this process decides).
         return now + CLAIM_TTL
@@ -136,13 +136,15 @@ CLAIM_TTL = timedelta(seconds=5)
 _CLAIMANT = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
-def claim(table_id: int, version: int) -> bool:
+def claim(table: Table, version: int) -> bool:
     """Whether this process may decide the table's move at ``version``: the first
     process to ask gets it for :data:`CLAIM_TTL`, so several workers split the
     tables instead of all thinking about each one (the version check would void
     the duplicates anyway, after their cost). Without the shared cache, every
     process may decide: duplicates are still refused by the version check."""
-    key = f"blot:deciding:{table_id}:{version}"
+    # The creation time tells this table from another that got its id after a
+    # database was reset while the cache kept its keys (test runs do this).
+    key = f"blot:deciding:{table.pk}:{int(table.created_at.timestamp() * 1e6)}:{version}"
     try:
         if shared_cache.add(key, _CLAIMANT, CLAIM_TTL.total_seconds()):
             return True

@@ -334,4 +334,5 @@ def test_it_lets_one_process_decide_a_move_while_another_looks_again_later(
     assert conducting.finish(first, decide_for(first.level, first.obs, first.seed, 0.05))
     # Once the first has moved, the next move is anybody's.
     monkeypatch.setattr(conducting, "_CLAIMANT", "another-worker")
-    assert conducting.claim(table.pk, Table.objects.get(pk=table.pk).version)
+    table.refresh_from_db()
+    assert conducting.claim(table, table.version)
