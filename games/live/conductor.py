@@ -104,7 +104,7 @@ def thinking_ahead() -> timedelta:
 
 def prepare(
     table_id: int, now: datetime | None = None, ahead: timedelta = timedelta(0)
-) -> Job | datetime | None:
+) -> Job | Claimed | datetime | None:
     """The table's decision due within ``ahead``; or, after setting it, the
     table's next wake-up (``None``: nothing to wait for)."""
     now = now or timezone.now()
@@ -122,10 +122,17 @@ def prepare(
     if not claim(table, table.version):
         # Another process is deciding this move: look again once its claim lapses
         # (by then it has moved, or it is gone and this process decides).
-        return now + CLAIM_TTL
+        return Claimed(now + CLAIM_TTL)
     obs = observe(live.engine, step.seat)
     seed = f"{live.deal.pk}:{len(live.engine.history)}"
     return Job(table_id, table.version, step.level, obs, seed, step.at)
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """Another process is deciding the table's move; look again at ``until``."""
+
+    until: datetime
 
 
 #: How long a process's claim on deciding a table's move holds: longer than a
@@ -167,6 +174,8 @@ def act_if_due(table_id: int, now: datetime | None = None) -> bool:
     whether a move was made."""
     now = now or timezone.now()
     job = prepare(table_id, now)
+    if isinstance(job, Claimed):
+        return False
     if not isinstance(job, Job):
         # A wake-up not in the future means a deal was just dealt: the table moved on.
         return job is not None and job <= now
@@ -256,8 +265,9 @@ class Conductor:
         self.db = ThreadPoolExecutor(db_threads, thread_name_prefix="conductor-db")
         self.in_flight: set[int] = set()
         self.hinted: list[int] = []  # tables announced by a message, served first
-        # Tables with a timer set to look at them again (their next turn, or a move
-        # another process claimed): not picked by a pass before the timer or a hint.
+        # Tables whose move another process claimed: not picked by a pass before
+        # the claim lapses or a hint comes (other tables' wake-ups are in the
+        # database, which a pass reads; a timer only makes them punctual).
         self.later: set[int] = set()
         self.moves = 0
         self._wake = asyncio.Event()
@@ -335,7 +345,12 @@ class Conductor:
     async def _serve(self, table_id: int) -> None:
         try:
             job = await self._in_db(prepare, table_id, None, thinking_ahead())
-            if isinstance(job, datetime):
+            if isinstance(job, Claimed):
+                # Left out of passes until then: its wake-up in the database says
+                # it is due, but another process is on it.
+                self.later.add(table_id)
+                self._wake_at(table_id, job.until)
+            elif isinstance(job, datetime):
                 self._wake_at(table_id, job)
             elif job is not None:
                 action = await self._decide(job)
@@ -361,7 +376,6 @@ class Conductor:
         """A bot's pause or a clock ends soon: look at the table then, not at the next poll."""
         delay = (at - timezone.now()).total_seconds()
         if delay < TIMER_HORIZON_S:
-            self.later.add(table_id)
             asyncio.get_running_loop().call_later(max(0.0, delay), self.hint, table_id)
 
     async def _decide(self, job: Job) -> Action:

@@ -329,7 +329,7 @@ def test_it_lets_one_process_decide_a_move_while_another_looks_again_later(
     assert isinstance(conducting.prepare(table.pk, now), conducting.Job), "its own claim"
     this_worker = conducting._CLAIMANT
     monkeypatch.setattr(conducting, "_CLAIMANT", "another-worker")
-    assert conducting.prepare(table.pk, now) == now + conducting.CLAIM_TTL
+    assert conducting.prepare(table.pk, now) == conducting.Claimed(now + conducting.CLAIM_TTL)
     monkeypatch.setattr(conducting, "_CLAIMANT", this_worker)
     assert conducting.finish(first, decide_for(first.level, first.obs, first.seed, 0.05))
     # Once the first has moved, the next move is anybody's.
