@@ -336,3 +336,28 @@ def test_it_lets_one_process_decide_a_move_while_another_looks_again_later(
     monkeypatch.setattr(conducting, "_CLAIMANT", "another-worker")
     table.refresh_from_db()
     assert conducting.claim(table, table.version)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_it_serves_a_table_due_before_the_timer_it_had_set_for_it(make_table, alice):
+    """A timer only makes a wake-up punctual: when a move brings a table's wake-up
+    forward (a stand-in due sooner than the last turn's clock), the next pass
+    finds it in the database without waiting for the old timer."""
+    from games.live.conductor import Conductor
+
+    table = await sync_to_async(_bot_to_act)(make_table, alice)
+    conductor = Conductor(poll_s=0.05)
+    conductor._wake_at(table.pk, timezone.now() + timedelta(seconds=60))
+    await sync_to_async(Table.objects.filter(pk=table.pk).update)(
+        wakeup_at=timezone.now() - timedelta(seconds=1)
+    )
+    tasks: set = set()
+    try:
+        await conductor._pass(tasks)
+        assert table.pk in conductor.in_flight, "the pass took the table"
+        await asyncio.wait(tasks, timeout=10)
+    finally:
+        for task in tasks:
+            task.cancel()
+        conductor.db.shutdown(wait=True)
