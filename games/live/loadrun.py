@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import csv
 import html
 import json
 import random
@@ -222,29 +223,70 @@ class Client:
             self.record.errors.append(f"send: {type(exc).__name__}: {exc}")
 
 
-def summarise(record: Record, seconds: float, until: float | None = None) -> dict[str, Any]:
-    """The run's figures; moves per second count versions first seen by ``until``
-    (the end of the run: what arrives while the sockets drain is not counted)."""
-    to_mover, to_last = [], []
-    by_kind: dict[str, list[float]] = defaultdict(list)
-    undelivered = 0
+@dataclass(frozen=True)
+class Delivery:
+    """One person's move as the clients saw it (ms after it was sent; None: never)."""
+
+    table: int
+    version: int
+    kind: str
+    sent: float
+    to_mover_ms: float | None
+    to_last_ms: float | None
+
+
+def deliveries(record: Record) -> list[Delivery]:
+    """Every move sent, with when its frame reached the mover and the last viewer."""
     seen_versions: dict[int, list[int]] = defaultdict(list)
     for table, version in sorted(record.arrivals):
         seen_versions[table].append(version)
-    for (table, version), (sent, mover) in record.sent.items():
+    out = []
+    for (table, version), (sent, mover) in sorted(record.sent.items(), key=lambda i: i[1][0]):
         # A move's frame is the next version drawn: usually version + 1, but a move
         # that ends a deal also scores it, which takes a version of its own.
         later = seen_versions[table]
         at = bisect.bisect_right(later, version)
         arrivals = record.arrivals.get((table, later[at]), {}) if at < len(later) else {}
-        if mover in arrivals:
-            to_mover.append((arrivals[mover] - sent) * 1000)
         viewers = record.viewers_of[table]
-        if viewers and viewers <= set(arrivals):
-            to_last.append((max(arrivals[v] for v in viewers) - sent) * 1000)
-            by_kind[record.kinds.get((table, version), "?")].append(to_last[-1])
-        else:
-            undelivered += 1
+        out.append(
+            Delivery(
+                table,
+                version,
+                record.kinds.get((table, version), "?"),
+                sent,
+                (arrivals[mover] - sent) * 1000 if mover in arrivals else None,
+                (max(arrivals[v] for v in viewers) - sent) * 1000
+                if viewers and viewers <= set(arrivals)
+                else None,
+            )
+        )
+    return out
+
+
+def write_samples(record: Record, started: float, path: str) -> None:
+    """One CSV line per move (to see when in a run the slow ones happened)."""
+    with open(path, "w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["sent_s", "table", "version", "kind", "to_mover_ms", "to_last_ms"])
+        for d in deliveries(record):
+            writer.writerow(
+                [f"{d.sent - started:.3f}", d.table, d.version, d.kind,
+                 "" if d.to_mover_ms is None else f"{d.to_mover_ms:.1f}",
+                 "" if d.to_last_ms is None else f"{d.to_last_ms:.1f}"]
+            )
+
+
+def summarise(record: Record, seconds: float, until: float | None = None) -> dict[str, Any]:
+    """The run's figures; moves per second count versions first seen by ``until``
+    (the end of the run: what arrives while the sockets drain is not counted)."""
+    moves_seen = deliveries(record)
+    to_mover = [d.to_mover_ms for d in moves_seen if d.to_mover_ms is not None]
+    to_last = [d.to_last_ms for d in moves_seen if d.to_last_ms is not None]
+    by_kind: dict[str, list[float]] = defaultdict(list)
+    for d in moves_seen:
+        if d.to_last_ms is not None:
+            by_kind[d.kind].append(d.to_last_ms)
+    undelivered = sum(d.to_last_ms is None for d in moves_seen)
     by_table: dict[int, list[int]] = defaultdict(list)
     for (table, version), seen in record.arrivals.items():
         if until is None or min(seen.values()) <= until:

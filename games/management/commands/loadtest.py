@@ -92,6 +92,11 @@ class Command(BaseCommand):
             default=16,
             help="WebSocket handshakes in flight at once (arrivals spread, not one burst).",
         )
+        parser.add_argument(
+            "--samples",
+            metavar="CSV",
+            help="Also write every move's delivery times to this file, a line per move.",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--keep", action="store_true", help="Keep the tables and players.")
 
@@ -247,6 +252,8 @@ class Command(BaseCommand):
         closing.set()
         await asyncio.gather(*tasks, return_exceptions=True)
         run = loadrun.summarise(record, elapsed, until=ended)
+        if options["samples"]:
+            loadrun.write_samples(record, started, options["samples"])
         run["all_joined_s"] = round(all_joined_s, 2)
         sizes: dict[int, int] = {}
         for viewer in viewers:
