@@ -7,6 +7,7 @@ import asyncio
 import random
 
 import pytest
+from channels.layers import InMemoryChannelLayer
 
 from games.live import frames, loadrun
 from games.live.conductor import run_due
@@ -125,3 +126,21 @@ async def test_it_delays_only_a_tables_first_move_by_its_start_offset(monkeypatc
     await client.move(Socket(), {"type": "pass", "version": 1})
     await client.move(Socket(), {"type": "pass", "version": 2})
     assert slept == [pytest.approx(1.4), pytest.approx(1.0)]
+
+
+@pytest.mark.asyncio
+async def test_its_yardstick_times_every_round_but_the_one_that_opens_the_layer() -> None:
+    layer = InMemoryChannelLayer()
+    sends: list[int] = []
+    group_send = layer.group_send
+
+    async def counted(group: str, message: dict) -> None:
+        sends.append(message["version"])
+        await group_send(group, message)
+
+    layer.group_send = counted  # type: ignore[method-assign]
+    bare = await loadrun.bare_broadcast(layer, [4, 2, 3], frame_bytes=100, rounds=5, pause_s=0)
+    assert bare["messages"] == 3 * 5
+    assert bare["to_last_ms"]["n"] == 3 * 5
+    assert sorted(set(sends)) == [-1, 0, 1, 2, 3, 4]
+    assert len(sends) == 3 * 6
