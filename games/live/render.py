@@ -15,7 +15,8 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import urlencode
 
-from django.template.loader import render_to_string
+from django.template import Context
+from django.template.loader import get_template
 from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -109,6 +110,15 @@ def _once(key: str, load: Callable[[], Any]) -> Any:
     return memo[key]
 
 
+def _draw(template: str, context: dict[str, Any]) -> SafeString:
+    """``render_to_string`` without number localisation: the table's numbers
+    (versions, points, counts) are shown as they are in every language (the
+    site sets no thousands separator), and localising each of them cost an
+    eighth of drawing a frame."""
+    backend_template = get_template(template)
+    return mark_safe(backend_template.template.render(Context(context, use_l10n=False)))
+
+
 def _fragment(template: str, context: dict[str, Any]) -> SafeString:
     """A part of the table drawn from ``context`` alone (plain data, no models):
     while a table's viewpoints are drawn, a part whose context is the same for
@@ -116,10 +126,10 @@ def _fragment(template: str, context: dict[str, Any]) -> SafeString:
     once. The key is the whole context, so equal keys are equal drawings."""
     memo = _shared.get()
     if memo is None:
-        return mark_safe(render_to_string(template, context))
+        return _draw(template, context)
     key = ("fragment", template, repr(context))
     if key not in memo:
-        memo[key] = mark_safe(render_to_string(template, context))
+        memo[key] = _draw(template, context)
     return memo[key]
 
 
@@ -594,7 +604,7 @@ def _more(context: dict[str, Any]) -> SafeString:
 def render_table(table: Table, seat: int | None, *, oob: bool = False) -> str:
     """The viewer's table root (``oob``: marked for an out-of-band swap by id)."""
     context = table_context(table, seat)
-    return render_to_string("live/table.html", {**context, "more": _more(context), "oob": oob})
+    return _draw("live/table.html", {**context, "more": _more(context), "oob": oob})
 
 
 def table_fragment(table_id: int, seat: int | None) -> str:
@@ -604,7 +614,7 @@ def table_fragment(table_id: int, seat: int | None) -> str:
 
 def watchers_fragment(count: int) -> str:
     """The spectator count alone, for an out-of-band swap by its id."""
-    return render_to_string("live/_watchers.html", {"count": count, "oob": True})
+    return _draw("live/_watchers.html", {"count": count, "oob": True})
 
 
 def live_socket_url(table: Table, token: str | None) -> str:
@@ -613,4 +623,4 @@ def live_socket_url(table: Table, token: str | None) -> str:
 
 
 def error_fragment(message: str | Promise) -> str:
-    return render_to_string("live/error.html", {"message": message})
+    return _draw("live/error.html", {"message": message})

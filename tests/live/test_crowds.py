@@ -277,13 +277,13 @@ def test_it_draws_what_viewpoints_share_once_per_move(
     for index, user in enumerate([bob, carol, make_user("dave")], start=1):
         join_seat(table.pk, user, index)
     drawn: list[str] = []
-    real = render.render_to_string
+    real = render._draw
 
-    def counting(name, context=None):
+    def counting(name, context):
         drawn.append(name)
         return real(name, context)
 
-    monkeypatch.setattr(render, "render_to_string", counting)
+    monkeypatch.setattr(render, "_draw", counting)
     _version, by_viewpoint = frames.render_all(table.pk)
     assert len(by_viewpoint) == 4
     # Each player's own seat (their hand) and each seat as the others see it.
