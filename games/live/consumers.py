@@ -42,9 +42,9 @@ CLOSE_NOT_FOUND = 4404
 #: side by side instead of in one queue (a move's row lock still serialises each
 #: table). Each thread keeps its own connection (``CONN_MAX_AGE``). Two, not
 #: more: moves are mostly Python under one GIL, and more threads only time-slice
-#: it, delaying every move and the event loop's forwarding (50 busy tables,
-#: measured with a cheaper frame renderer not yet merged: 8 threads p99 384 ms,
-#: 4 threads 439, 3 threads 140, 2 threads 114-129).
+#: it, delaying every move and the event loop's forwarding (50 busy tables, move
+#: to last viewer p99 on the development machine: 2 threads 44-57 ms, 4 threads
+#: 61-78 ms; a slower machine showed the same order, more strongly).
 DB_THREADS = 2
 _db_pool = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="consumer-db")
 
