@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import csv
+import functools
 import html
 import json
 import random
@@ -21,6 +22,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -317,44 +319,102 @@ def summarise(record: Record, seconds: float, until: float | None = None) -> dic
     }
 
 
+async def _time_rounds(
+    layer: Any,
+    groups: list[tuple[str, list[Callable[[], Awaitable[Any]]]]],
+    frame_bytes: int,
+    rounds: int,
+    pause_s: float,
+) -> dict[str, Any]:
+    """Send a same-size message to every group per round; the time until the
+    group's last listener (a ``receive`` to await) has it."""
+    payload = "x" * frame_bytes
+    latencies: list[float] = []
+
+    async def one(name: str, listeners: list[Callable[[], Awaitable[Any]]], version: int) -> None:
+        sent = time.perf_counter()
+        await layer.group_send(name, {"type": "table.frame", "version": version, "html": payload})
+        await asyncio.gather(*(receive() for receive in listeners))
+        if version >= 0:
+            latencies.append((time.perf_counter() - sent) * 1000)
+
+    # Round -1 is not timed: it opens this process's connections to the layer
+    # (~90 ms here), which the site's viewers did while joining, before any move
+    # was timed.
+    for version in range(-1, rounds):
+        await asyncio.wait_for(
+            asyncio.gather(*(one(name, listeners, version) for name, listeners in groups)), 30
+        )
+        await asyncio.sleep(pause_s)
+    return {"to_last_ms": percentiles(latencies), "messages": len(latencies)}
+
+
+def _yardstick_prefix() -> str:
+    # (games/live/yardstick.py listens only to names of this form)
+    return f"loadtest-yardstick-{random.getrandbits(32):x}"
+
+
 async def bare_broadcast(
     layer: Any, group_sizes: list[int], frame_bytes: int, rounds: int, pause_s: float
 ) -> dict[str, Any]:
-    """The yardstick: the same viewers as bare channels of the same layer, one
-    group per table, a same-size message to every group per round; the time
-    until the group's last channel has it."""
-    payload = "x" * frame_bytes
+    """The yardstick: the same viewers as bare channels of the same layer, in
+    this process, one group per table, a same-size message to every group per
+    round; the time until the group's last channel has it."""
     groups: list[tuple[str, list[str]]] = []
-    prefix = f"loadtest-yardstick-{random.getrandbits(32):x}"
+    prefix = _yardstick_prefix()
     for index, size in enumerate(group_sizes):
         name = f"{prefix}-{index}"
         channels = [await layer.new_channel() for _ in range(size)]
         for channel in channels:
             await layer.group_add(name, channel)
         groups.append((name, channels))
-    latencies: list[float] = []
-
-    async def one(name: str, channels: list[str], version: int) -> None:
-        sent = time.perf_counter()
-        await layer.group_send(name, {"type": "table.frame", "version": version, "html": payload})
-        await asyncio.gather(*(layer.receive(c) for c in channels))
-        if version >= 0:
-            latencies.append((time.perf_counter() - sent) * 1000)
-
     try:
-        # Round -1 is not timed: it opens this process's connections to the layer
-        # (~90 ms here), which the site's viewers did while joining, before any
-        # move was timed.
-        for version in range(-1, rounds):
-            await asyncio.wait_for(
-                asyncio.gather(*(one(name, chans, version) for name, chans in groups)), 30
-            )
-            await asyncio.sleep(pause_s)
+        listeners = [
+            (name, [functools.partial(layer.receive, c) for c in channels])
+            for name, channels in groups
+        ]
+        return await _time_rounds(layer, listeners, frame_bytes, rounds, pause_s)
     finally:
         for name, channels in groups:
             for channel in channels:
                 await layer.group_discard(name, channel)
-    return {"to_last_ms": percentiles(latencies), "messages": len(latencies)}
+
+
+async def socket_broadcast(
+    layer: Any, tables: list[list[Viewer]], frame_bytes: int, rounds: int, pause_s: float
+) -> dict[str, Any]:
+    """The yardstick the way frames go: the same viewers' sockets, each on the
+    server its viewer used, to a bare listener there (``games/live/yardstick.py``)
+    that forwards a group's messages with no move behind them; the same rounds
+    as :func:`bare_broadcast`, timed until the group's last socket has it."""
+    from websockets.asyncio.client import connect
+
+    prefix = _yardstick_prefix()
+    sockets: list[Any] = []
+    groups: list[tuple[str, list[Callable[[], Awaitable[Any]]]]] = []
+    try:
+        for index, viewers in enumerate(tables):
+            name = f"{prefix}-{index}"
+            # A listener must be signed in: spectators borrow the table's first person.
+            cookie = next((v.cookie for v in viewers if v.cookie), None)
+            headers = {"Cookie": cookie} if cookie else {}
+            receives: list[Callable[[], Awaitable[Any]]] = []
+            for viewer in viewers:
+                ws = await connect(
+                    "ws" + viewer.url[4:] + f"/ws/loadtest-yardstick/{name}/",
+                    origin=viewer.url,
+                    additional_headers=headers,
+                    open_timeout=60,
+                    max_size=2**22,
+                    ping_interval=None,
+                )
+                sockets.append(ws)
+                receives.append(ws.recv)
+            groups.append((name, receives))
+        return await _time_rounds(layer, groups, frame_bytes, rounds, pause_s)
+    finally:
+        for ws in sockets:
+            await ws.close()
 
 
 async def progress(stop: asyncio.Event, record: Record, seconds: float, max_moves: int) -> None:

@@ -9,8 +9,10 @@ signs them in with session cookies, spreads every table's seats and the
 spectators over the given server URLs (loopback only), and plays for the people
 (a random offered move, ``--think`` seconds after their turn arrives). It ends
 after ``--seconds`` or ``--max-moves``, then times a bare group broadcast of a
-same-size frame through the same channel layer (the yardstick), deletes what it
-created, and prints a summary; the last line is JSON. Progress goes to stderr.
+same-size frame through the same channel layer (the yardstick), once to channels
+in this process and once through the servers to the same viewers' sockets,
+deletes what it created, and prints a summary; the last line is JSON. Progress
+goes to stderr.
 """
 
 from __future__ import annotations
@@ -138,21 +140,28 @@ class Command(BaseCommand):
             )
         } | {"servers": len(urls)}
         run, bare = summary["run"], summary["bare_broadcast"]
-        ratio = None
-        last, bare_last = run["move_to_last_viewer_ms"]["p99"], bare["to_last_ms"]["p99"]
-        if last is not None and bare_last:
-            ratio = round(last / bare_last, 1)
+        sockets = summary["bare_broadcast_sockets"]
+        last = run["move_to_last_viewer_ms"]["p99"]
+        ratio = self._ratio(last, bare["to_last_ms"]["p99"])
+        socket_ratio = self._ratio(last, sockets["to_last_ms"]["p99"])
         summary["ratio_p99_to_bare"] = ratio
+        summary["ratio_p99_to_bare_sockets"] = socket_ratio
         self.stdout.write(
             f"moves {run['moves']} ({run['moves_per_s']}/s), "
             f"move->mover p50/p95/p99 {self._p(run['move_to_mover_ms'])} ms, "
             f"move->last viewer {self._p(run['move_to_last_viewer_ms'])} ms, "
             f"bot reply beyond pause {self._p(run['bot_reply_beyond_pause_ms'])} ms, "
             f"bare broadcast {self._p(bare['to_last_ms'])} ms (ratio p99 {ratio}), "
+            f"through the sockets {self._p(sockets['to_last_ms'])} ms "
+            f"(ratio p99 {socket_ratio}), "
             f"frames {run['frames']} of {run['frame_bytes']['mean']} B, "
             f"errors {run['errors']}"
         )
         self.stdout.write(json.dumps(summary))
+
+    @staticmethod
+    def _ratio(last: float | None, bare: float | None) -> float | None:
+        return round(last / bare, 1) if last is not None and bare else None
 
     @staticmethod
     def _p(stats: dict[str, Any]) -> str:
@@ -260,11 +269,14 @@ class Command(BaseCommand):
             sizes[viewer.table] = sizes.get(viewer.table, 0) + 1
         frame = run["frame_bytes"]["mean"] or 6000
         layer = get_channel_layer()
+        pause_s = max(0.0, options["think"] / 4)
         bare = await loadrun.bare_broadcast(
-            layer,
-            list(sizes.values()),
-            frame,
-            options["yardstick_rounds"],
-            pause_s=max(0.0, options["think"] / 4),
+            layer, list(sizes.values()), frame, options["yardstick_rounds"], pause_s
         )
-        return {"run": run, "bare_broadcast": bare}
+        by_table: dict[int, list[loadrun.Viewer]] = {}
+        for viewer in viewers:
+            by_table.setdefault(viewer.table, []).append(viewer)
+        sockets = await loadrun.socket_broadcast(
+            layer, list(by_table.values()), frame, options["yardstick_rounds"], pause_s
+        )
+        return {"run": run, "bare_broadcast": bare, "bare_broadcast_sockets": sockets}
