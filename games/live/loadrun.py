@@ -90,6 +90,21 @@ class Record:
     started_tables: set[int] = field(default_factory=set)  # tables whose first move is sent
 
 
+async def open_socket(url: str, path: str, cookie: str | None) -> Any:
+    """A WebSocket to ``path`` on the server at ``url`` (http://host:port), signed
+    in with ``cookie`` when given, as a browser on that server would open it."""
+    from websockets.asyncio.client import connect
+
+    return await connect(
+        "ws" + url[4:] + path,
+        origin=url,
+        additional_headers={"Cookie": cookie} if cookie else {},
+        open_timeout=60,
+        max_size=2**22,
+        ping_interval=None,
+    )
+
+
 class Client:
     """One WebSocket viewer (a person at a seat, or a spectator)."""
 
@@ -123,22 +138,13 @@ class Client:
         self.bot_turn: tuple[int, float, str | None, float] | None = None
 
     async def run(self, gate: asyncio.Semaphore) -> None:
-        from websockets.asyncio.client import connect
-
-        ws_url = "ws" + self.viewer.url[4:] + f"/ws/table/{self.viewer.table}/"
-        headers = {"Cookie": self.viewer.cookie} if self.viewer.cookie else {}
         started = time.perf_counter()
         ws = None
         async with gate:  # a bounded number of handshakes at once, as arrivals spread out
             for attempt in range(3):
                 try:
-                    ws = await connect(
-                        ws_url,
-                        origin=self.viewer.url,
-                        additional_headers=headers,
-                        open_timeout=60,
-                        max_size=2**22,
-                        ping_interval=None,
+                    ws = await open_socket(
+                        self.viewer.url, f"/ws/table/{self.viewer.table}/", self.viewer.cookie
                     )
                     break
                 except Exception as exc:
@@ -387,8 +393,6 @@ async def socket_broadcast(
     server its viewer used, to a bare listener there (``games/live/yardstick.py``)
     that forwards a group's messages with no move behind them; the same rounds
     as :func:`bare_broadcast`, timed until the group's last socket has it."""
-    from websockets.asyncio.client import connect
-
     prefix = _yardstick_prefix()
     sockets: list[Any] = []
     groups: list[tuple[str, list[Callable[[], Awaitable[Any]]]]] = []
@@ -397,17 +401,9 @@ async def socket_broadcast(
             name = f"{prefix}-{index}"
             # A listener must be signed in: spectators borrow the table's first person.
             cookie = next((v.cookie for v in viewers if v.cookie), None)
-            headers = {"Cookie": cookie} if cookie else {}
             receives: list[Callable[[], Awaitable[Any]]] = []
             for viewer in viewers:
-                ws = await connect(
-                    "ws" + viewer.url[4:] + f"/ws/loadtest-yardstick/{name}/",
-                    origin=viewer.url,
-                    additional_headers=headers,
-                    open_timeout=60,
-                    max_size=2**22,
-                    ping_interval=None,
-                )
+                ws = await open_socket(viewer.url, f"/ws/loadtest-yardstick/{name}/", cookie)
                 sockets.append(ws)
                 receives.append(ws.recv)
             groups.append((name, receives))

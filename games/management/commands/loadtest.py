@@ -264,18 +264,15 @@ class Command(BaseCommand):
         if options["samples"]:
             loadrun.write_samples(record, started, options["samples"])
         run["all_joined_s"] = round(all_joined_s, 2)
-        sizes: dict[int, int] = {}
+        by_table: dict[int, list[loadrun.Viewer]] = {}
         for viewer in viewers:
-            sizes[viewer.table] = sizes.get(viewer.table, 0) + 1
+            by_table.setdefault(viewer.table, []).append(viewer)
         frame = run["frame_bytes"]["mean"] or 6000
         layer = get_channel_layer()
         pause_s = max(0.0, options["think"] / 4)
         bare = await loadrun.bare_broadcast(
-            layer, list(sizes.values()), frame, options["yardstick_rounds"], pause_s
+            layer, [len(v) for v in by_table.values()], frame, options["yardstick_rounds"], pause_s
         )
-        by_table: dict[int, list[loadrun.Viewer]] = {}
-        for viewer in viewers:
-            by_table.setdefault(viewer.table, []).append(viewer)
         sockets = await loadrun.socket_broadcast(
             layer, list(by_table.values()), frame, options["yardstick_rounds"], pause_s
         )
