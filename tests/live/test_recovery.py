@@ -7,6 +7,7 @@ repeated failures are logged once per interval."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import threading
 from datetime import timedelta
@@ -16,10 +17,11 @@ from asgiref.sync import sync_to_async
 from django.db import OperationalError
 from django.utils import timezone
 
+from engine.actions import Action
 from games.live import conductor, notify, presence
 from games.live.conductor import Conductor, due_tables
 from games.live.lograte import RateLimitedLog
-from games.live.play import submit
+from games.live.play import Live, submit
 from games.live.turns import STAND_IN_LEVEL, plan
 from games.models import Presence, Table
 from tests.live.conftest import all_bots, later, live_of
@@ -215,16 +217,33 @@ def test_it_hands_a_persons_move_to_the_conductor_at_once_when_a_bot_is_next(
     layer = RecordingLayer()
     monkeypatch.setattr(notify, "get_channel_layer", lambda: layer)
     table = make_table(alice, "open_blot", others=["easy"])
-    from engine.actions import Action
     from games.live.conductor import act_if_due
 
-    while live_of(table).engine.to_act != 0:  # the bot may bid first
-        assert act_if_due(table.pk, later())
+    # Play on until the person has a move that hands the turn to the bot: "pass" is
+    # not always one (the bot may have chosen trump and led, or the dealer must choose
+    # in round 2), and a card that wins its trick keeps the lead.
+    while (move := _move_handing_over_to_the_bot(live := live_of(table))) is None:
+        if live.engine.to_act == 0:
+            submit(table.pk, live.engine.legal_actions()[0], live.table.version)
+        else:
+            assert act_if_due(table.pk, later())
+    layer.sent.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        submit(table.pk, Action(0, "pass"), live_of(table).table.version)
+        submit(table.pk, move, live.table.version)
     assert live_of(table).engine.to_act == 1
     assert layer.sent == [(notify.CONDUCTOR_CHANNEL, {"type": "table.due", "table": table.pk})]
     assert Table.objects.get(pk=table.pk).wakeup_at is None  # due: the conductor plans it
+
+
+def _move_handing_over_to_the_bot(live: Live | None) -> Action | None:
+    if live is None or live.engine.to_act != 0:
+        return None
+    for action in live.engine.legal_actions():
+        trial = copy.deepcopy(live.engine)
+        trial.apply(action)
+        if trial.to_act == 1:
+            return action
+    return None
 
 
 @pytest.mark.django_db
