@@ -9,6 +9,7 @@ not awarded.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.errors import EngineError
@@ -109,6 +110,24 @@ class Match:
         check_variant(self.variant)
         if not 0 <= self.first_dealer < SEATS[self.variant]:
             raise EngineError(f"first dealer must be a seat of a {self.variant} table")
+
+    @classmethod
+    def resume(
+        cls, variant: str, format: MatchFormat, first_dealer: int, rows: Sequence[ScoreRow]
+    ) -> Match:
+        """The match as its score table so far (``rows``, in order) leaves it: the
+        same state as folding the deals behind those rows, without replaying them.
+        Every total a deal changes is carried in its row, so the last row is the
+        whole state."""
+        match = cls(variant, format, first_dealer)
+        if rows:
+            last = rows[-1]
+            match.rows = list(rows)
+            match.totals = list(last.totals)
+            match.wins = list(last.wins)
+            match.held = last.held_points
+            match.winner = match._decide()
+        return match
 
     @property
     def is_over(self) -> bool:

@@ -16,8 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine.cards import code
+from engine.deal import Deal as EngineDeal
 from engine.match import Match as EngineMatch
 from engine.match import MatchFormat
+from engine.match import ScoreRow as EngineScoreRow
 from engine.shuffle import commit, shuffled_deck
 from games.models import Deal, Match, Participant, ScoreRow, Table, Tournament
 from games.models.choices import bot_name
@@ -76,26 +78,44 @@ def deal_new(match: Match, number: int, dealer: int) -> Deal:
 
 
 def fold_match(match: Match) -> EngineMatch:
-    """The engine match after folding every finished deal, replayed from its actions."""
-    folded = EngineMatch(match.variant, MatchFormat.parse(match.format), match.first_dealer)
-    for deal in match.deals.filter(status=Deal.Status.FINISHED).order_by("number"):
-        result = deal.rebuild().result()
-        if result is None:
-            raise ServiceError(_("A finished deal's actions do not finish it."))
-        folded.add_deal(result)
-    return folded
+    """The engine match as its stored score table leaves it: each row was folded by
+    the engine in its deal's closing transaction, so resuming from the rows is the
+    same state as replaying every deal, for one query however long the match."""
+    rows = [_engine_row(row) for row in match.score_rows.order_by("number")]
+    return EngineMatch.resume(
+        match.variant, MatchFormat.parse(match.format), match.first_dealer, rows
+    )
+
+
+def _engine_row(row: ScoreRow) -> EngineScoreRow:
+    return EngineScoreRow(
+        number=row.number,
+        dealer=row.dealer,
+        trump=row.trump,
+        taker=row.taker,
+        deal_points=(row.deal_points[0], row.deal_points[1]),
+        awarded=None if row.awarded is None else (row.awarded[0], row.awarded[1]),
+        totals=(row.totals[0], row.totals[1]),
+        wins=(row.wins[0], row.wins[1]),
+        markers=tuple(row.markers),
+        held_points=row.held_points,
+    )
 
 
 @transaction.atomic
-def finish_deal(deal: Deal) -> ScoreRow:
+def finish_deal(deal: Deal, played: EngineDeal | None = None) -> ScoreRow:
     """Close a deal whose stored actions end it: store the result, append the score
     row, and finish the match when it is over. The next deal is dealt later, by
-    :func:`deal_next`, so the result can be read on the table first."""
+    :func:`deal_next`, so the result can be read on the table first.
+
+    ``played`` is the deal as the caller just rebuilt and played it from those
+    stored actions (a move ending the deal, under the table's lock), so it is not
+    rebuilt a second time."""
     match = Match.objects.select_for_update().get(pk=deal.match_id)
     deal = Deal.objects.select_for_update().get(pk=deal.pk)
     if deal.is_finished:
         raise ServiceError(_("This deal is already finished."))
-    engine_deal = deal.rebuild()
+    engine_deal = played if played is not None else deal.rebuild()
     result = engine_deal.result()
     if result is None:
         raise ServiceError(_("This deal is not over."))
@@ -104,8 +124,8 @@ def finish_deal(deal: Deal) -> ScoreRow:
     deal.finished_at = timezone.now()
     deal.save(update_fields=["result", "status", "finished_at"])
 
-    folded = fold_match(match)
-    row = score_row_from(match, deal, folded.rows[-1])
+    folded = fold_match(match)  # the score table before this deal
+    row = score_row_from(match, deal, folded.add_deal(result))
     table = Table.objects.select_for_update().get(pk=match.table_id)
     if folded.is_over:
         match.status = Match.Status.FINISHED

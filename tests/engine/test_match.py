@@ -4,6 +4,8 @@ carried to the next deal's winner, and the score table."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine import DealResult, EngineError, Match, MatchFormat, RuleSet, new_deal
 from engine.actions import PASS_ACTIONS
@@ -218,3 +220,52 @@ def test_score_table_markers_open_blot():
     m = match("first_to:501", "open_blot")
     fold(m, deal((20, 410), capot=1, belote=0), deal((182, 0), outcome="inside", taker=1))
     assert [r.markers for r in m.rows] == [("kapout", "blot"), ("inside",)]
+
+
+# --- resuming from the score table -------------------------------------------------------------
+
+_results = st.one_of(
+    st.just(VOID),
+    st.builds(
+        lambda a, b, outcome, held: deal((a, b), outcome=outcome, held=held),
+        st.integers(0, 260),
+        st.integers(0, 260),
+        st.sampled_from(["made", "inside", "litige"]),
+        st.sampled_from([0, 0, 81, 91]),
+    ),
+)
+
+
+@given(
+    fmt=st.sampled_from(["first_to:501", "first_to:1001", "best_of:3", "best_of:5"]),
+    first_dealer=st.integers(0, 3),
+    results=st.lists(_results, min_size=0, max_size=12),
+    cut=st.integers(0, 12),
+)
+def test_a_match_resumed_from_its_rows_goes_on_like_the_folded_one(
+    fmt, first_dealer, results, cut
+):
+    folded = match(fmt, first_dealer=first_dealer)
+    for result in results:
+        if folded.is_over:
+            break
+        folded.add_deal(result)
+    rows = folded.rows[: min(cut, len(folded.rows))]
+    resumed = Match.resume("belote", MatchFormat.parse(fmt), first_dealer, rows)
+    replayed = fold(match(fmt, first_dealer=first_dealer), *results[: len(rows)])
+    assert (resumed.totals, resumed.wins, resumed.held, resumed.winner) == (
+        replayed.totals,
+        replayed.wins,
+        replayed.held,
+        replayed.winner,
+    )
+    assert resumed.next_dealer == replayed.next_dealer
+    # The deals after the cut score the same from either.
+    fold(resumed, *results[len(rows) : len(folded.rows)])
+    assert resumed.rows == folded.rows and resumed.winner == folded.winner
+
+
+def test_a_match_resumed_from_no_rows_is_a_new_match():
+    resumed = Match.resume("open_blot", MatchFormat.parse("first_to:501"), 1, [])
+    assert (resumed.rows, resumed.totals, resumed.held, resumed.winner) == ([], [0, 0], 0, None)
+    assert resumed.next_dealer == 1
