@@ -28,7 +28,7 @@ from django.utils import translation
 
 from engine.deal import Deal as EngineDeal
 from games.live import history, render
-from games.models import Deal, Match, Seat, Table
+from games.models import Deal, Match, ScoreRow, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -142,26 +142,29 @@ class Known:
     table: Table
     seats: list[Seat]
     match: Match
-    deal: Deal  # the open deal, its log as stored
+    deal: Deal  # the deal the move was made in, as it was read (open)
     engine: EngineDeal  # that deal, rebuilt and with the move applied
+    #: When the move ended the deal: the score row its closing wrote, with the
+    #: deal (finished, its result) and the match (finished too, perhaps) as written.
+    closed: ScoreRow | None = None
 
 
 def _known_shared(known: Known) -> dict[str, Any]:
     past = history.cache.for_open_deal(known.match, known.deal)
+    closed = known.closed
     return {
-        "match": known.match,
+        "match": known.match if closed is None else closed.match,
         "participants": past.participants,
-        "deals": [*past.finished, known.deal],
-        "rows": past.rows,
+        "deals": [*past.finished, known.deal if closed is None else closed.deal],
+        "rows": past.rows if closed is None else [*past.rows, closed],
         "engine": known.engine,
     }
 
 
 def render_all(table_id: int, known: Known | None = None) -> tuple[int, Frames]:
     """The table's current version and one frame per (viewpoint, language in use),
-    each rendered once. With ``known`` (a move's own rows, its deal still open)
-    nothing is read from the database but what a deal's history adds, once per
-    deal per process."""
+    each rendered once. With ``known`` (a move's own rows) nothing is read from
+    the database but what a deal's history adds, once per deal per process."""
     if known is None:
         table = Table.objects.get(pk=table_id)
         rows = list(table.seats.order_by("index"))  # read once: viewpoints, and drawn at each seat

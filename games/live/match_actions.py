@@ -23,9 +23,11 @@ def view(
     seat: int | None,
     user: Any = None,
     seats: dict[int, Seat] | None = None,
+    participants: list[Participant] | None = None,
 ) -> dict | None:
     """What to offer the viewer in ``seat`` (None: a spectator; nothing).
-    ``seats``: the table's seats by index, when the caller has them already."""
+    ``seats`` (the table's seats by index) and ``participants`` (the match's):
+    when the caller has them already."""
     if seat is None or match is None:
         return None
     if seats is None:
@@ -43,17 +45,20 @@ def view(
     if offer is not None and offer.new_match_id is not None:
         return None  # the rematch is on: the table shows it
     accepted = set(offer.accepted) if offer else set()
-    names = dict(Participant.objects.filter(match=match).values_list("index", "name"))
+    if participants is None:
+        participants = list(Participant.objects.filter(match=match))
+    names = {p.index: p.name for p in participants}
     waiting = [
         names.get(s.index, "?")
         for s in sorted(seats.values(), key=lambda s: s.index)
         if s.index not in accepted and s.bot_level is None and s.left_at is None
     ]
+    like_this = urlencode(prefill_new_table(table, seats.values()))
     return {
         "kind": "rematch",
         "url": reverse("match_rematch", args=[table.pk, match.pk]),
         "offered": offer is not None,
         "accepted": seat in accepted,
         "waiting_for": ", ".join(n for n in waiting if n != names.get(seat)),
-        "new_table_url": f"{reverse('table_create')}?{urlencode(prefill_new_table(table))}",
+        "new_table_url": f"{reverse('table_create')}?{like_this}",
     }

@@ -182,19 +182,16 @@ def submit(table_id: int, action: Action, version: int, *, by_server: bool = Fal
         person_to_act = step is not None and step.level is None
         table.wakeup_at = step.at if person_to_act else None
         table.save(update_fields=["version", "turn_started_at", "wakeup_at"])
+        closed = None
         if live.engine.is_over:
-            finish_deal(live.deal)
-            table.refresh_from_db(fields=["version"])
+            closed = finish_deal(live.deal, played=live.engine)
+            table.refresh_from_db(fields=["version", "status"])
         new_version = table.version
         payload = [e.to_dict() for e in events]
-        # While the deal is open, what this move read and wrote is the whole table:
-        # its frames are drawn from it. A finished deal changed more (score rows,
-        # the match, maybe the table's status): those frames read it all afresh.
-        known = (
-            None
-            if live.engine.is_over
-            else frames.Known(table, seats, live.match, live.deal, live.engine)
-        )
+        # What this move read and wrote is the whole table (with the score row,
+        # deal and match its closing wrote when it ended the deal): its frames are
+        # drawn from it.
+        known = frames.Known(table, seats, live.match, live.deal, live.engine, closed)
         transaction.on_commit(
             lambda: notify.table_changed(
                 table_id, new_version, payload, wake_conductor=not person_to_act, known=known

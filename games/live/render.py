@@ -161,15 +161,18 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     # Every seat's row, shared by all viewpoints: who may leave or return, and
     # whose seat a stand-in plays because they left.
     seat_rows = _once("seats", lambda: {row.index: row for row in table.seats.order_by("index")})
-    context["match_actions"] = match_actions.view(table, match, seat, seats=seat_rows)
     if match is None:
+        context["match_actions"] = match_actions.view(table, match, seat, seats=seat_rows)
         return context
+    participants = _once("participants", lambda: list(match.participants.all()))
+    context["match_actions"] = match_actions.view(
+        table, match, seat, seats=seat_rows, participants=participants
+    )
     left = {
         index
         for index, row in seat_rows.items()
         if row.left_at is not None and match.status == Match.Status.PLAYING
     }
-    participants = _once("participants", lambda: list(match.participants.all()))
     names = {p.index: p.shown_name for p in participants}  # bots named in the reader's language
     bots = {p.index for p in participants if p.bot_level}
     # Finished deals' action logs are never drawn: only the shown deal's log is

@@ -9,6 +9,8 @@ gone up and its viewers are told, so every open table page updates.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F
@@ -186,9 +188,10 @@ def rematch(table_id: int, user: AbstractBaseUser, match_id: int) -> Rematch:
         return do_rematch(table, match, seat)
 
 
-def prefill_new_table(table: Table) -> dict[str, str]:
+def prefill_new_table(table: Table, seats: Iterable[Seat] | None = None) -> dict[str, str]:
     """The create form's fields for a new table like ``table``: its variant,
-    format, rule set and timings; bots stay bots, people's seats are open."""
+    format, rule set and timings; bots stay bots, people's seats are open.
+    ``seats``: the table's seats, when the caller has them already."""
     data = {
         "variant": table.variant,
         "format": table.format,
@@ -198,7 +201,7 @@ def prefill_new_table(table: Table) -> dict[str, str]:
     }
     if table.rule_set_id is not None:
         data["rule_set"] = str(table.rule_set_id)
-    for s in table.seats.all():
+    for s in table.seats.all() if seats is None else seats:
         if s.index > 0:
             data[f"seat_{s.index}"] = s.bot_level or "open"
     return data

@@ -266,6 +266,58 @@ def test_it_draws_a_moves_frames_from_what_the_move_read_exactly_as_a_fresh_read
 
 
 @pytest.mark.django_db
+def test_it_draws_the_frames_of_a_move_ending_a_deal_or_the_match_exactly_as_a_fresh_read(
+    make_table, alice, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    """The move that ends a deal draws the result from the score row, deal and
+    match its closing just wrote (no query after the commit), byte for byte what
+    reading them again gives; the move that ends the match too."""
+    from games.live import notify
+    from games.services.matches import deal_next
+
+    table = make_table(alice, "open_blot", "first_to:501", others=["easy"])
+    Table.objects.filter(pk=table.pk).update(spectator_count=1)
+    drawn: list = []
+    monkeypatch.setattr(
+        notify, "_send_and_wake", lambda table_id, version, html, wake=True: drawn.append(html)
+    )
+    monkeypatch.setattr(notify, "async_to_sync", lambda fn: fn)
+    endings = 0
+    for _ in range(2000):
+        live = live_of(table)
+        if live is None:
+            table.refresh_from_db()
+            if table.status == Table.Status.FINISHED:
+                break
+            deal_next(table.matches.get().pk)
+            continue
+        seat = live.engine.to_act
+        action = observe(live.engine, seat).legal[0]
+        finished_before = Deal.objects.filter(match__table=table, status="finished").count()
+        with django_capture_on_commit_callbacks() as after_commit:
+            submit(table.pk, action, live.table.version, by_server=seat != 0)
+        with CaptureQueriesContext(connection) as queries:
+            for callback in after_commit:
+                callback()
+        if Deal.objects.filter(match__table=table, status="finished").count() == finished_before:
+            continue
+        endings += 1
+        read = [q["sql"] for q in queries if q["sql"].startswith("SELECT")]
+        if Table.objects.get(pk=table.pk).status == Table.Status.FINISHED:
+            # At the match's end the players are offered a rematch: whether one
+            # is on is read then (it can change without a move).
+            read = [sql for sql in read if not sql.startswith('SELECT "games_rematch"')]
+        assert not read
+        from_move = drawn[-1]
+        frames.cache.clear()
+        _version, fresh = frames.render_all(table.pk)
+        assert from_move == fresh
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED, "the match was played to its end"
+    assert endings >= 2
+
+
+@pytest.mark.django_db
 def test_it_draws_what_viewpoints_share_once_per_move(
     make_table, alice, bob, carol, make_user, monkeypatch
 ) -> None:
