@@ -103,10 +103,14 @@ def thinking_ahead() -> timedelta:
 
 
 def prepare(
-    table_id: int, now: datetime | None = None, ahead: timedelta = timedelta(0)
+    table_id: int,
+    now: datetime | None = None,
+    ahead: timedelta = timedelta(0),
+    claim_move: bool = True,
 ) -> Job | Claimed | datetime | None:
     """The table's decision due within ``ahead``; or, after setting it, the
-    table's next wake-up (``None``: nothing to wait for)."""
+    table's next wake-up (``None``: nothing to wait for). ``claim_move=False``:
+    the caller claims the decision itself (:func:`claim_job`) when it can start it."""
     now = now or timezone.now()
     table = Table.objects.get(pk=table_id)
     live = current(table)
@@ -119,7 +123,7 @@ def prepare(
         wakeup = step.at if step.level is None else step.at - ahead
         Table.objects.filter(pk=table_id, version=table.version).update(wakeup_at=wakeup)
         return wakeup
-    if not claim(table, table.version):
+    if claim_move and not claim(table, table.version):
         # Another process is deciding this move: look again once its claim lapses
         # (by then it has moved, or it is gone and this process decides).
         return Claimed(now + CLAIM_TTL)
@@ -158,6 +162,18 @@ def claim(table: Table, version: int) -> bool:
         return shared_cache.get(key) == _CLAIMANT
     except Exception:  # the cache is away: decide; the version check keeps it safe
         return True
+
+
+def claim_job(job: Job, now: datetime | None = None) -> Claimed | bool:
+    """Claim a prepared decision just before deciding it: ``True`` when this
+    process may decide it, ``False`` when the table has moved on since (look
+    again), :class:`Claimed` when another process is deciding it."""
+    table = Table.objects.only("pk", "created_at", "version").get(pk=job.table_id)
+    if table.version != job.version:
+        return False
+    if claim(table, job.version):
+        return True
+    return Claimed((now or timezone.now()) + CLAIM_TTL)
 
 
 def finish(job: Job, action: Action) -> bool:
@@ -258,8 +274,14 @@ class Conductor:
         max_in_flight: int = 32,
         poll_s: float = 1.0,
         db_threads: int = 4,
+        deciding: int | None = None,
     ) -> None:
         self.pool = pool
+        # With ``deciding`` (the pool's processes), a decision is claimed only
+        # once one of them is free: a claim taken while the move waited in the
+        # pool's queue could lapse before it was decided (another worker then
+        # decided it too), and held the move from workers with free processes.
+        self._deciding = None if deciding is None else asyncio.Semaphore(deciding)
         self.max_in_flight = max_in_flight
         self.poll_s = poll_s
         self.db = ThreadPoolExecutor(db_threads, thread_name_prefix="conductor-db")
@@ -344,7 +366,21 @@ class Conductor:
 
     async def _serve(self, table_id: int) -> None:
         try:
-            job = await self._in_db(prepare, table_id, None, thinking_ahead())
+            job = await self._in_db(
+                prepare, table_id, None, thinking_ahead(), self._deciding is None
+            )
+            if isinstance(job, Job) and self._deciding is not None:
+                async with self._deciding:  # the pause is waited out after it
+                    claimed = await self._in_db(claim_job, job)
+                    action = await self._decide(job) if claimed is True else None
+                if action is not None:
+                    await self._move(job, action)
+                elif claimed is False:
+                    self.hint(table_id)  # it moved meanwhile: look at it afresh
+                elif isinstance(claimed, Claimed):
+                    self.later.add(table_id)
+                    self._wake_at(table_id, claimed.until)
+                job = None
             if isinstance(job, Claimed):
                 # Left out of passes until then: its wake-up in the database says
                 # it is due, but another process is on it.
@@ -353,13 +389,7 @@ class Conductor:
             elif isinstance(job, datetime):
                 self._wake_at(table_id, job)
             elif job is not None:
-                action = await self._decide(job)
-                wait = (job.due - timezone.now()).total_seconds()
-                if wait > 0:  # decided during the pause: move when it is over
-                    await asyncio.sleep(wait)
-                if await self._in_db(finish, job, action):
-                    self.moves += 1
-                    self.hint(table_id)  # the next turn may be another bot's
+                await self._move(job, await self._decide(job))
             self._table_failures.recovered()
         except Table.DoesNotExist:
             pass
@@ -371,6 +401,14 @@ class Conductor:
         finally:
             self.in_flight.discard(table_id)
             self._wake.set()
+
+    async def _move(self, job: Job, action: Action) -> None:
+        wait = (job.due - timezone.now()).total_seconds()
+        if wait > 0:  # decided during the pause: move when it is over
+            await asyncio.sleep(wait)
+        if await self._in_db(finish, job, action):
+            self.moves += 1
+            self.hint(job.table_id)  # the next turn may be another bot's
 
     def _wake_at(self, table_id: int, at: datetime) -> None:
         """A bot's pause or a clock ends soon: look at the table then, not at the next poll."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from datetime import timedelta
 
 import pytest
@@ -358,6 +359,74 @@ async def test_it_serves_a_table_due_before_the_timer_it_had_set_for_it(make_tab
         assert table.pk in conductor.in_flight, "the pass took the table"
         await asyncio.wait(tasks, timeout=10)
     finally:
+        for task in tasks:
+            task.cancel()
+        conductor.db.shutdown(wait=True)
+
+
+@pytest.mark.django_db
+def test_it_claims_a_prepared_move_only_when_it_starts_deciding_it(
+    make_table, alice, monkeypatch
+) -> None:
+    """A worker whose decision processes are busy leaves a prepared move
+    unclaimed, so a worker with a free process can take it; the claim is taken
+    when the deciding starts, and a move the table has left behind is nobody's."""
+    from games.live import conductor as conducting
+
+    table = _bot_to_act(make_table, alice)
+    now = table.turn_started_at + timedelta(seconds=5)
+    job = conducting.prepare(table.pk, now, claim_move=False)
+    assert isinstance(job, conducting.Job)
+    this_worker = conducting._CLAIMANT
+    monkeypatch.setattr(conducting, "_CLAIMANT", "another-worker")
+    assert conducting.claim_job(job, now) is True, "nobody held it while it waited"
+    monkeypatch.setattr(conducting, "_CLAIMANT", this_worker)
+    assert conducting.claim_job(job, now) == conducting.Claimed(now + conducting.CLAIM_TTL)
+    assert conducting.finish(job, decide_for(job.level, job.obs, job.seed, 0.05))
+    assert conducting.claim_job(job, now) is False, "the table has moved on"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_it_claims_no_more_moves_than_it_has_decision_processes_free(
+    make_table, alice, monkeypatch
+) -> None:
+    from games.live import conductor as conducting
+
+    tables = [await sync_to_async(_bot_to_act)(make_table, alice) for _ in range(2)]
+    await sync_to_async(Table.objects.filter(pk__in=[t.pk for t in tables]).update)(
+        bot_delay_ms=0, wakeup_at=timezone.now() - timedelta(seconds=1)
+    )
+    claimed: list[int] = []
+    real_claim = conducting.claim
+
+    def counted_claim(table, version):
+        claimed.append(table.pk)
+        return real_claim(table, version)
+
+    monkeypatch.setattr(conducting, "claim", counted_claim)
+    deciding = threading.Event()
+    go_on = threading.Event()
+
+    def slow_decide(*args):
+        deciding.set()
+        assert go_on.wait(10)
+        return decide_for(*args)
+
+    monkeypatch.setattr(conducting, "decide_for", slow_decide)
+    conductor = conducting.Conductor(poll_s=0.05, deciding=1)
+    tasks: set = set()
+    try:
+        await conductor._pass(tasks)
+        assert {t.pk for t in tables} <= conductor.in_flight
+        assert await asyncio.to_thread(deciding.wait, 10)
+        await asyncio.sleep(0.2)  # the other table has had every chance to be claimed
+        assert len(claimed) == 1, "one process: one move claimed at a time"
+        go_on.set()
+        await asyncio.wait(tasks, timeout=10)
+        assert sorted(claimed) == sorted(t.pk for t in tables)
+    finally:
+        go_on.set()
         for task in tasks:
             task.cancel()
         conductor.db.shutdown(wait=True)

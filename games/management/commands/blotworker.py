@@ -82,7 +82,12 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, _interrupt)
         try:
             with contextlib.suppress(KeyboardInterrupt):
-                conductor = Conductor(pool=pool, max_in_flight=tables, poll_s=options["poll"])
+                conductor = Conductor(
+                    pool=pool,
+                    max_in_flight=tables,
+                    poll_s=options["poll"],
+                    deciding=processes or None,
+                )
                 asyncio.run(conductor.run())
         finally:
             if pool is not None:
