@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from channels.layers import InMemoryChannelLayer
+
 VERSION = re.compile(r'data-version="(\d+)"')
 TO_ACT = re.compile(r'data-to-act="(\d*)"')
 HX_VALS = re.compile(r'hx-vals="([^"]+)"')
@@ -392,7 +394,25 @@ async def socket_broadcast(
     """The yardstick the way frames go: the same viewers' sockets, each on the
     server its viewer used, to a bare listener there (``games/live/yardstick.py``)
     that forwards a group's messages with no move behind them; the same rounds
-    as :func:`bare_broadcast`, timed until the group's last socket has it."""
+    as :func:`bare_broadcast`, timed until the group's last socket has it.
+    Reported as skipped against an embedded site (this process's in-memory layer
+    reaches no server) and as an error when it fails, so the run's own figures
+    are never lost to it."""
+    if isinstance(layer, InMemoryChannelLayer):
+        return {
+            "to_last_ms": percentiles([]),
+            "messages": 0,
+            "skipped": "the channel layer is in this process's memory, not the servers'",
+        }
+    try:
+        return await _socket_rounds(layer, tables, frame_bytes, rounds, pause_s)
+    except Exception as exc:
+        return {"to_last_ms": percentiles([]), "messages": 0, "error": repr(exc)}
+
+
+async def _socket_rounds(
+    layer: Any, tables: list[list[Viewer]], frame_bytes: int, rounds: int, pause_s: float
+) -> dict[str, Any]:
     prefix = _yardstick_prefix()
     sockets: list[Any] = []
     groups: list[tuple[str, list[Callable[[], Awaitable[Any]]]]] = []

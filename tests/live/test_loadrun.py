@@ -144,3 +144,27 @@ async def test_its_yardstick_times_every_round_but_the_one_that_opens_the_layer(
     assert bare["to_last_ms"]["n"] == 3 * 5
     assert sorted(set(sends)) == [-1, 0, 1, 2, 3, 4]
     assert len(sends) == 3 * 6
+
+
+@pytest.mark.asyncio
+async def test_its_socket_yardstick_is_skipped_against_an_embedded_site() -> None:
+    """The load process's in-memory layer reaches no server: sending there would
+    only time out, and the run's figures must still be reported."""
+    viewer = loadrun.Viewer(url="http://127.0.0.1:9", table=1, seat=None, cookie=None)
+    sockets = await loadrun.socket_broadcast(
+        InMemoryChannelLayer(), [[viewer]], frame_bytes=100, rounds=2, pause_s=0
+    )
+    assert sockets["messages"] == 0 and sockets["to_last_ms"]["p99"] is None
+    assert "memory" in sockets["skipped"]
+
+
+@pytest.mark.asyncio
+async def test_its_socket_yardstick_reports_a_failure_instead_of_raising() -> None:
+    class Unreachable:
+        pass
+
+    viewer = loadrun.Viewer(url="http://127.0.0.1:9", table=1, seat=None, cookie=None)
+    sockets = await loadrun.socket_broadcast(
+        Unreachable(), [[viewer]], frame_bytes=100, rounds=2, pause_s=0
+    )
+    assert sockets["messages"] == 0 and sockets["error"]
