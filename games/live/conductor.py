@@ -369,27 +369,12 @@ class Conductor:
             job = await self._in_db(
                 prepare, table_id, None, thinking_ahead(), self._deciding is None
             )
-            if isinstance(job, Job) and self._deciding is not None:
-                async with self._deciding:  # the pause is waited out after it
-                    claimed = await self._in_db(claim_job, job)
-                    action = await self._decide(job) if claimed is True else None
-                if action is not None:
-                    await self._move(job, action)
-                elif claimed is False:
-                    self.hint(table_id)  # it moved meanwhile: look at it afresh
-                elif isinstance(claimed, Claimed):
-                    self.later.add(table_id)
-                    self._wake_at(table_id, claimed.until)
-                job = None
             if isinstance(job, Claimed):
-                # Left out of passes until then: its wake-up in the database says
-                # it is due, but another process is on it.
-                self.later.add(table_id)
-                self._wake_at(table_id, job.until)
+                self._claimed_elsewhere(table_id, job)
             elif isinstance(job, datetime):
                 self._wake_at(table_id, job)
             elif job is not None:
-                await self._move(job, await self._decide(job))
+                await self._decide_and_move(job)
             self._table_failures.recovered()
         except Table.DoesNotExist:
             pass
@@ -402,7 +387,25 @@ class Conductor:
             self.in_flight.discard(table_id)
             self._wake.set()
 
-    async def _move(self, job: Job, action: Action) -> None:
+    def _claimed_elsewhere(self, table_id: int, claimed: Claimed) -> None:
+        # Left out of passes until then: its wake-up in the database says it is
+        # due, but another process is on it.
+        self.later.add(table_id)
+        self._wake_at(table_id, claimed.until)
+
+    async def _decide_and_move(self, job: Job) -> None:
+        if self._deciding is None:  # claimed when it was prepared
+            action = await self._decide(job)
+        else:
+            async with self._deciding:  # the pause is waited out after it
+                claimed = await self._in_db(claim_job, job)
+                if claimed is False:
+                    self.hint(job.table_id)  # it moved meanwhile: look at it afresh
+                    return
+                if isinstance(claimed, Claimed):
+                    self._claimed_elsewhere(job.table_id, claimed)
+                    return
+                action = await self._decide(job)
         wait = (job.due - timezone.now()).total_seconds()
         if wait > 0:  # decided during the pause: move when it is over
             await asyncio.sleep(wait)
