@@ -8,7 +8,7 @@ hot paths (legal moves, trick winners, points) are plain list look-ups.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 Card = int
 Mask = int
@@ -83,12 +83,20 @@ def mask_of(cards: Iterable[Card]) -> Mask:
     return m
 
 
-def cards_in(m: Mask) -> Iterator[Card]:
+def _bits_of_byte(b: int, base: int) -> tuple[Card, ...]:
+    return tuple(base + i for i in range(8) if b >> i & 1)
+
+
+#: ``_SUIT_CARDS[s][b]``: the cards of suit ``s`` whose ranks are the bits of ``b``.
+#: The bots' playouts list a mask's cards millions of times a second; four
+#: lookups are several times cheaper than a generator stepping bit by bit.
+_SUIT_CARDS = tuple(tuple(_bits_of_byte(b, 8 * s) for b in range(256)) for s in range(4))
+
+
+def cards_in(m: Mask) -> tuple[Card, ...]:
     """The cards of a mask, lowest index first (clubs 7 .. spades A)."""
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low
+    c, d, h, s = _SUIT_CARDS
+    return c[m & 255] + d[m >> 8 & 255] + h[m >> 16 & 255] + s[m >> 24]
 
 
 def card_list(m: Mask) -> list[Card]:

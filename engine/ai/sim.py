@@ -10,7 +10,7 @@ endgame search need. ``tests/ai`` checks it against the engine move by move.
 
 from __future__ import annotations
 
-from engine.ai.policy import PlayCtx, choose_card
+from engine.ai.policy import PlayCtx, choose_card, low_bit
 from engine.cards import LAST_TRICK_BONUS, POINTS, Card, Mask, cards_in
 from engine.declarations import Declaration, grow
 from engine.rules import RuleSet
@@ -19,6 +19,9 @@ from engine.tricks import beats, legal_plays
 
 NO_CARD = -1
 _NO_UNDER: tuple[int, ...] = (NO_CARD,) * 32
+#: In a sampled deal every hand is known, so no seat needs inferred voids; the
+#: policy only reads them (a list because PlayCtx types it so).
+_NO_VOIDS: list[int] = [0, 0, 0, 0]
 
 
 class Sim:
@@ -84,14 +87,25 @@ class Sim:
         self.units = 0
 
     def copy(self) -> Sim:
+        # Spelled out rather than looped over __slots__: playouts and the search
+        # copy hundreds of thousands of times per decision.
         twin = object.__new__(Sim)
-        for name in Sim.__slots__:
-            setattr(twin, name, getattr(self, name))
-        twin.hands = self.hands[:]
-        twin.trick = self.trick[:]
-        twin.points = self.points[:]
-        twin.tricks_won = self.tricks_won[:]
+        twin.best = self.best
+        twin.best_seat = self.best_seat
+        twin.bonus_seat = self.bonus_seat
         twin.decls = self.decls[:]
+        twin.hands = self.hands[:]
+        twin.leader = self.leader
+        twin.points = self.points[:]
+        twin.rules = self.rules
+        twin.seats = self.seats
+        twin.taker = self.taker
+        twin.to_act = self.to_act
+        twin.trick = self.trick[:]
+        twin.tricks_left = self.tricks_left
+        twin.tricks_won = self.tricks_won[:]
+        twin.trump = self.trump
+        twin.under = self.under
         twin.units = 0
         return twin
 
@@ -131,7 +145,10 @@ class Sim:
             return
         table = POINTS[self.trump]
         side = self.best_seat % 2
-        self.points[side] += sum(table[x] for x in trick)
+        won = 0
+        for x in trick:
+            won += table[x]
+        self.points[side] += won
         self.tricks_won[side] += 1
         self.tricks_left -= 1
         if not self.tricks_left:
@@ -167,12 +184,14 @@ class Sim:
         """The normal bot's card for the seat to act, seeing only its own cards and
         (as in any determinization) the sampled hands of the others."""
         seat = self.to_act
+        legal = self.legal()
+        if not legal & (legal - 1):  # one card: nothing to choose (the policy agrees)
+            return low_bit(legal)
         return choose_card(
             PlayCtx(
-                seat=seat, seats=self.seats, trump=self.trump, taker=self.taker,
-                legal=self.legal(), hand=self.hands[seat], trick=self.trick,
-                leader=self.leader, best=self.best, best_seat=self.best_seat,
-                possible=self.hands, exact=True, voids=[0] * self.seats,
+                seat, self.seats, self.trump, self.taker, legal, self.hands[seat],
+                self.trick, self.leader, self.best, self.best_seat, self.hands, True,
+                _NO_VOIDS,
             )
         )
 
