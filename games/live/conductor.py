@@ -323,8 +323,11 @@ class Conductor:
                 else:
                     self._failures.recovered()
                     delay = self.poll_s
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for returns a
+                # wake-up that lands together with a cancel, and the loop went on.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), delay)
+                    async with asyncio.timeout(delay):
+                        await self._wake.wait()
                 self._wake.clear()
         finally:
             listener.cancel()

@@ -430,3 +430,32 @@ async def test_it_claims_no_more_moves_than_it_has_decision_processes_free(
         for task in tasks:
             task.cancel()
         conductor.db.shutdown(wait=True)
+
+
+@pytest.mark.asyncio
+async def test_it_stops_when_cancelled_even_as_a_wake_up_arrives(monkeypatch) -> None:
+    """A cancel that lands as the conductor is woken stops it: Python 3.11's
+    wait_for returned the wake-up instead and the conductor polled on forever."""
+    from games.live.conductor import Conductor
+
+    passes = 0
+
+    async def no_pass(self, tasks) -> None:
+        nonlocal passes
+        passes += 1
+
+    async def no_listen(self) -> None:
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(Conductor, "_pass", no_pass)
+    monkeypatch.setattr(Conductor, "_listen", no_listen)
+    conductor = Conductor(poll_s=60)
+    task = asyncio.create_task(conductor.run())
+    while not passes:
+        await asyncio.sleep(0)
+    await asyncio.sleep(0.01)  # now waiting for a wake-up
+    conductor._wake.set()
+    task.cancel()
+    done, _ = await asyncio.wait([task], timeout=2)
+    assert task in done, "the conductor went on after being cancelled"
+    assert task.cancelled()
