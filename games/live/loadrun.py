@@ -164,7 +164,10 @@ class Client:
         try:
             while not self.closing.is_set():
                 try:
-                    frame = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                    # asyncio.timeout, not wait_for: Python 3.11's wait_for can
+                    # swallow a cancel (Ctrl-C) that lands as a frame arrives.
+                    async with asyncio.timeout(0.5):
+                        frame = await ws.recv()
                 except TimeoutError:
                     continue
                 now = time.perf_counter()
