@@ -15,13 +15,10 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import urlencode
 
-from django.template import Context
-from django.template.loader import get_template
 from django.utils.functional import Promise
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from engine.cards import (
     CODES,
@@ -36,9 +33,11 @@ from engine.cards import (
 from engine.cards import card as card_of
 from engine.declarations import Declaration
 from engine.observe import Observation, observe
-from games.live import match_actions
+from games.live import drawing, match_actions
 from games.models import Deal, Match, Table
 from games.templatetags.blot import SUIT_SYMBOLS, format_label, kind_label, trump_label
+
+_ = drawing.text  # gettext, once per message while a move's frames are drawn
 
 SPECTATORS_CANNOT_PLAY = gettext_lazy("Spectators cannot play.")
 MOVE_FAILED = gettext_lazy(
@@ -111,12 +110,14 @@ def _once(key: str, load: Callable[[], Any]) -> Any:
 
 
 def _draw(template: str, context: dict[str, Any]) -> SafeString:
-    """``render_to_string`` without number localisation: the table's numbers
-    (versions, points, counts) are shown as they are in every language (the
-    site sets no thousands separator), and localising each of them cost an
-    eighth of drawing a frame."""
-    backend_template = get_template(template)
-    return mark_safe(backend_template.template.render(Context(context, use_l10n=False)))
+    """One of the live table's templates drawn (:mod:`games.live.drawing`)."""
+    return drawing.draw(template, context)
+
+
+def _sentence(message: str, **values: Any) -> SafeString:
+    """A translated sentence filled in: the translation is trusted markup, what
+    fills it is escaped (as Django's ``{% blocktranslate %}`` does)."""
+    return mark_safe(message % {key: conditional_escape(v) for key, v in values.items()})
 
 
 def _fragment(template: str, context: dict[str, Any]) -> SafeString:
@@ -141,7 +142,8 @@ def render_viewpoints(
     still gets only its own observation."""
     token = _shared.set(dict(shared or {}))
     try:
-        return {seat: render_table(table, seat, oob=True) for seat in seats}
+        with drawing.one_language():
+            return {seat: render_table(table, seat, oob=True) for seat in seats}
     finally:
         _shared.reset(token)
 
@@ -157,6 +159,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         "version": table.version,
         "format": format_label(table.format),
         "trick_pause_ms": table.trick_pause_ms,
+        "watchers": _fragment("live/_watchers.html", _watchers(table.spectator_count, oob=False)),
     }
     # Every seat's row, shared by all viewpoints: who may leave or return, and
     # whose seat a stand-in plays because they left.
@@ -227,6 +230,9 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
             "is_bot": s in bots,
             "stand_in": s in left,
             "backs": range(obs.hand_sizes[s]),
+            "backs_label": _sentence(
+                ngettext("%(n)s card", "%(n)s cards", obs.hand_sizes[s]), n=obs.hand_sizes[s]
+            ),
             "clock": deadline_ms is not None and s == obs.to_act,
             "callouts": callouts.get(s, []),
             "tricks_won": obs.tricks_won[s % 2],
@@ -256,7 +262,10 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     for view in seats:
         # Where a seat sits differs per viewer; what is drawn there does not
         # (but for the viewer's own hand), so neighbours share one drawing.
-        body: dict[str, Any] = {"s": {k: v for k, v in view.items() if k != "position"}}
+        body: dict[str, Any] = {
+            "s": {k: v for k, v in view.items() if k != "position"},
+            "dealer_mark": pgettext("dealer mark", "D"),
+        }
         if view["is_me"]:
             body.update(hand=hand, playing_my_turn=playing_my_turn)
         # The place itself is one element, drawn here rather than by an include
@@ -333,6 +342,16 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
                 "name": names.get(d.seat),
                 "kind": d.kind,
                 "points": d.points,
+                "sentence": _sentence(
+                    ngettext(
+                        "%(name)s: %(kind)s, %(points)s point.",
+                        "%(name)s: %(kind)s, %(points)s points.",
+                        d.points,
+                    ),
+                    name=names.get(d.seat),
+                    kind=kind_label(d.kind),
+                    points=d.points,
+                ),
                 "cards": [card_view(c) for c in d.cards],
             }
             for d in obs.declarations
@@ -343,6 +362,19 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         ],
         card_points=obs.card_points,
         tricks_won=obs.tricks_won,
+        deal_score=[
+            _sentence(
+                ngettext(
+                    "%(name)s %(points)s points in %(n)s trick.",
+                    "%(name)s %(points)s points in %(n)s tricks.",
+                    obs.tricks_won[side],
+                ),
+                name=side_names[side],
+                points=obs.card_points[side],
+                n=obs.tricks_won[side],
+            )
+            for side in (0, 1)
+        ],
         deadline_ms=deadline_ms,
         history_bids=_bids_so_far(obs, names),
         say=_say(obs, None if seat in left else seat, names, trick, complete, winner),
@@ -560,6 +592,10 @@ def _result_view(deal: Deal, names: dict[int, str], variant: str) -> dict[str, A
         "capot": result.get("capot"),
         "belote": result.get("belote"),
         "held_points": result.get("held_points"),
+        "held_sentence": _sentence(
+            ngettext("%(n)s point held.", "%(n)s points held.", result.get("held_points") or 0),
+            n=result.get("held_points"),
+        ),
         "declarations": [
             {
                 "name": names.get(d["seat"]),
@@ -577,7 +613,7 @@ def _result_view(deal: Deal, names: dict[int, str], variant: str) -> dict[str, A
 
 #: What the part below the felt shows: the same for every viewpoint.
 MORE_KEYS = (
-    "history_bids", "tricks_won", "side_names", "card_points", "announcements",
+    "history_bids", "tricks_won", "side_names", "card_points", "deal_score", "announcements",
     "declarations", "last_trick", "between_deals", "last_result", "match_over", "variant",
 )
 
@@ -615,9 +651,14 @@ def table_fragment(table_id: int, seat: int | None) -> str:
     return render_table(Table.objects.get(pk=table_id), seat, oob=True)
 
 
-def watchers_fragment(count: int) -> str:
+def _watchers(count: int, *, oob: bool) -> dict[str, Any]:
+    label = ngettext("%(n)s watching", "%(n)s watching", count) % {"n": count}
+    return {"label": label, "oob": oob}
+
+
+def watchers_fragment(count: int) -> SafeString:
     """The spectator count alone, for an out-of-band swap by its id."""
-    return _draw("live/_watchers.html", {"count": count, "oob": True})
+    return _draw("live/_watchers.html", _watchers(count, oob=True))
 
 
 def live_socket_url(table: Table, token: str | None) -> str:

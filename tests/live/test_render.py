@@ -200,3 +200,23 @@ def test_it_calls_belote_at_the_seat_that_played_it(make_table, alice) -> None:
         submit(table.pk, live.engine.legal_actions()[0], live.table.version, by_server=True)
         live = live_of(table)
     assert '<span class="callout">Belote!</span>' not in render_table(table, None)
+
+
+def test_it_escapes_what_fills_a_sentence_but_not_the_translation(duel) -> None:
+    """A name drawn into a translated sentence is escaped as Django escapes it,
+    everywhere it appears; the sentence's own words are not escaped twice."""
+    from django.utils import translation
+
+    participant = duel.matches.get().participants.get(index=1)
+    participant.name = "O'Hara <b>&"
+    participant.save(update_fields=["name"])
+    escaped = "O&#x27;Hara &lt;b&gt;&amp;"
+    mine = render_table(duel, 1)
+    theirs = render_table(duel, 0)
+    assert f"{escaped} (you)" in mine
+    assert f'<span class="seat-name">{escaped}</span>' in theirs
+    for html in (mine, theirs):
+        assert "<b>&" not in html and "O'Hara" not in html
+    with translation.override("fr"):
+        # (French: "%(name)s (vous)"; its words come through as written)
+        assert f"{escaped} (vous)" in render_table(duel, 1)

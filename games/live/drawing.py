@@ -1,0 +1,135 @@
+"""The live table's templates (``templates/live/``), drawn with Jinja2.
+
+A move draws its table once per viewpoint, and at 50 busy tables Django's
+template language was a third of a move's CPU (issue 11). Jinja compiles each
+template to Python once per process and draws the same markup several times
+faster. Only the table's frames use it; every other page stays in Django's
+templates.
+
+The templates keep Django's conventions so that a frame reads the same either
+way: a word to translate is written ``{{ _("Your turn") }}`` (which
+``makemessages`` finds in a template as it does in Django's), and a sentence
+with placeholders ``{{ _("Deal %(n)s") % {"n": deal.number} }}``; the
+translated sentence is trusted, what fills it is escaped. Plural sentences are
+made in Python (``render``), where ``ngettext`` is found. A missing name draws
+as nothing, as in Django, and numbers are never localised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from typing import Any
+
+import jinja2
+from django.conf import settings
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+from markupsafe import Markup
+
+from games.templatetags.blot import kind_label, live_card, marker_label, table_tip, trump_label
+
+#: Where the live table's templates are (their names are ``live/...``).
+FOLDER = settings.BASE_DIR / "templates"
+
+
+class Trusted(Markup):
+    """Markup that escapes what fills it as Django does (``&#x27;``, ``&quot;``),
+    so a frame's bytes do not depend on which engine drew a part of it."""
+
+    __slots__ = ()
+
+    @classmethod
+    def escape(cls, s: Any) -> Trusted:
+        return cls(conditional_escape(s))
+
+
+def _finalize(value: Any) -> Any:
+    # Every value drawn is escaped by Django's rules; Jinja then sees it as markup.
+    return conditional_escape(value)
+
+
+def _join(items: Any, separator: str = "") -> SafeString:
+    return mark_safe(conditional_escape(separator).join(conditional_escape(i) for i in items))
+
+
+#: While :func:`one_language` holds: each message's translation, looked up once
+#: (as text for Python, as markup for the templates).
+_words: ContextVar[tuple[dict[str, str], dict[str, Trusted]] | None] = ContextVar(
+    "blot_live_words", default=None
+)
+
+
+@contextmanager
+def one_language() -> Iterator[None]:
+    """While several frames are drawn in one language (a move's viewpoints), each
+    message is translated once: a frame says the same words for every seat, and a
+    gettext lookup was a sixth of drawing one."""
+    token = _words.set(({}, {}))
+    try:
+        yield
+    finally:
+        _words.reset(token)
+
+
+def text(message: str) -> str:
+    """``gettext``, looked up once per message while :func:`one_language` holds."""
+    words = _words.get()
+    if words is None:
+        return gettext(message)
+    found = words[0].get(message)
+    if found is None:
+        found = words[0][message] = gettext(message)
+    return found
+
+
+def word(message: str) -> Trusted:
+    """``gettext`` for a template: the translation is trusted markup (as Django's
+    ``{% translate %}`` treats it), so ``%`` escapes only what fills it."""
+    words = _words.get()
+    if words is None:
+        return Trusted(gettext(message))
+    found = words[1].get(message)
+    if found is None:
+        found = words[1][message] = Trusted(text(message))
+    return found
+
+
+class _Environment(jinja2.Environment):
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        # A frame's context is plain dicts: look a name up as a key first, not
+        # after a failed attribute lookup (an exception per name drawn).
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
+@cache
+def environment() -> jinja2.Environment:
+    env = _Environment(
+        loader=jinja2.FileSystemLoader(FOLDER),
+        autoescape=True,
+        # Attributes of a missing value are missing too (Django's lenience),
+        # rather than an error halfway through a frame.
+        undefined=jinja2.ChainableUndefined,
+        keep_trailing_newline=True,
+        finalize=_finalize,
+        auto_reload=settings.DEBUG,
+    )
+    env.globals.update(_=word, live_card=live_card, table_tip=table_tip)
+    env.filters.update(
+        join=_join, kind_label=kind_label, marker_label=marker_label, trump_label=trump_label
+    )
+    return env
+
+
+def draw(template: str, context: dict[str, Any]) -> SafeString:
+    """``template`` (a name under ``templates/``, e.g. ``live/table.html``) drawn
+    with ``context``; the markup is safe to put into another frame."""
+    return mark_safe(environment().get_template(template).render(context))
