@@ -23,7 +23,7 @@ from engine.actions import Action
 from engine.deal import Deal as EngineDeal
 from engine.errors import IllegalAction
 from games.i18n import reason_text
-from games.live import frames, notify
+from games.live import frames, notify, rows
 from games.live.turns import plan
 from games.models import Deal, Match, Seat, Table
 from games.services.matches import finish_deal
@@ -56,12 +56,7 @@ def current(table: Table) -> Live | None:
     # The match being played and its open deal, in one query: a table plays one
     # match at a time (a rematch starts only once the last one is over), so the
     # newest open deal of a playing match is the one being played.
-    deal = (
-        Deal.objects.select_related("match")
-        .filter(match__table=table, status=Deal.Status.PLAYING)
-        .order_by("-match_id", "-number")
-        .first()
-    )
+    deal = rows.newest_open_deal(table.pk)
     if deal is None or deal.match.status != Match.Status.PLAYING:
         return None
     return Live(table, deal.match, deal, deal.rebuild())
@@ -148,14 +143,17 @@ def submit(table_id: int, action: Action, version: int, *, by_server: bool = Fal
     with transaction.atomic():
         # The row lock serialises every move of this table: two moves racing for
         # the same turn queue here, and the second then fails the version check.
-        table = Table.objects.select_for_update().get(pk=table_id)
+        found = rows.select(Table, "t.id = %s", [table_id], lock=True)
+        if not found:
+            raise Table.DoesNotExist(f"no table {table_id}")
+        table = found[0]
         if table.version != version:
             raise Refused(_("The table has moved on; your view was out of date."))
         live = current(table)
         if live is None:
             raise Refused(_("No deal is being played at this table."))
-        # By index alone: the model's default order joins the table to sort by it.
-        seats = list(Seat.objects.filter(table=table).order_by("index"))
+        by_seat = f"t.{rows.quote('index')}"
+        seats = rows.select(Seat, "t.table_id = %s", [table.pk], order_by=by_seat)
         by_index = {row.index: row for row in seats}
         if not by_server:
             mover = by_index.get(action.seat)
@@ -171,7 +169,7 @@ def submit(table_id: int, action: Action, version: int, *, by_server: bool = Fal
                 % {"reason": reason_text(exc.reason)}
             ) from None
         live.deal.actions.append(action.to_dict())
-        live.deal.save(update_fields=["actions"])
+        rows.update(live.deal, ["actions"])
         table.version += 1
         now = table.turn_started_at = timezone.now()
         # The next turn, planned here where the deal is already in memory: when a
@@ -181,7 +179,7 @@ def submit(table_id: int, action: Action, version: int, *, by_server: bool = Fal
         step = None if live.engine.is_over else plan(live, now, by_index)
         person_to_act = step is not None and step.level is None
         table.wakeup_at = step.at if person_to_act else None
-        table.save(update_fields=["version", "turn_started_at", "wakeup_at"])
+        rows.update(table, ["version", "turn_started_at", "wakeup_at"])
         closed = None
         if live.engine.is_over:
             closed = finish_deal(live.deal, played=live.engine)

@@ -30,6 +30,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from games.live.lograte import RateLimitedLog
+from games.live.rows import select_values
 from games.models import Presence, Table
 
 log = logging.getLogger(__name__)
@@ -123,8 +124,11 @@ def away_since(table: Table, seat: int, since: datetime) -> datetime | None:
     fresh_from = timezone.now() - stale()
     # One read of the seat's connections (a handful: old closed rows are
     # forgotten daily), judged here rather than in two queries.
-    rows = list(
-        Presence.objects.filter(table=table, seat_index=seat).values_list("closed_at", "last_seen")
+    rows = select_values(
+        Presence,
+        ("closed_at", "last_seen"),
+        "t.table_id = %s AND t.seat_index = %s",
+        [table.pk, seat],
     )
     # Just after an outage a heartbeat may be missing through no fault of the
     # player's: only a connection that said it closed counts as gone then.
