@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.utils.functional import Promise
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
@@ -157,7 +157,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "match": match,
         "version": table.version,
-        "format": format_label(table.format),
+        "format": _once("format", lambda: format_label(table.format)),
         "trick_pause_ms": table.trick_pause_ms,
         "watchers": _fragment("live/_watchers.html", _watchers(table.spectator_count, oob=False)),
     }
@@ -259,24 +259,24 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     playing_my_turn = (
         seat is not None and obs.to_act == seat and obs.phase == "play" and seat not in left
     )
+    dealer_mark = _once("dealer_mark", lambda: pgettext("dealer mark", "D"))
     for view in seats:
         # Where a seat sits differs per viewer; what is drawn there does not
         # (but for the viewer's own hand), so neighbours share one drawing.
         body: dict[str, Any] = {
             "s": {k: v for k, v in view.items() if k != "position"},
-            "dealer_mark": pgettext("dealer mark", "D"),
+            "dealer_mark": dealer_mark,
         }
         if view["is_me"]:
             body.update(hand=hand, playing_my_turn=playing_my_turn)
         # The place itself is one element, drawn here rather than by an include
-        # per seat per viewpoint.
-        view["html"] = format_html(
-            '<div class="seat-place pos-{}{}{}" data-seat-place="{}">\n{}</div>\n',
-            view["position"],
-            " turn" if view["is_turn"] else "",
-            " mine" if view["is_me"] else "",
-            view["index"],
-            _fragment("live/_seat_body.html", body),
+        # per seat per viewpoint (numbers and fixed words around a drawn body:
+        # nothing to escape).
+        view["html"] = mark_safe(
+            f'<div class="seat-place pos-{int(view["position"])}'
+            f'{" turn" if view["is_turn"] else ""}{" mine" if view["is_me"] else ""}" '
+            f'data-seat-place="{int(view["index"])}">\n'
+            f'{_fragment("live/_seat_body.html", body)}</div>\n'
         )
     to_act_name = None if obs.to_act is None else names.get(obs.to_act)
     context.update(
@@ -517,7 +517,7 @@ def _match_score(
     order = [mine, 1 - mine]
     return {
         "sides": [{"label": labels[i], "points": totals[i], "side": i} for i in order],
-        "target": format_label(table.format),
+        "target": _once("format", lambda: format_label(table.format)),
     }
 
 
