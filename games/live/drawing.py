@@ -25,10 +25,11 @@ from typing import Any
 
 import jinja2
 from django.conf import settings
-from django.utils.html import conditional_escape
+from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from markupsafe import Markup
+from markupsafe import escape as markupsafe_escape
 
 from games.templatetags.blot import kind_label, live_card, marker_label, table_tip, trump_label
 
@@ -36,24 +37,40 @@ from games.templatetags.blot import kind_label, live_card, marker_label, table_t
 FOLDER = settings.BASE_DIR / "templates"
 
 
+def escape(value: Any) -> Markup:
+    """Django's ``conditional_escape``, spelled as Django spells it (``&#x27;``,
+    ``&quot;``) so that a frame's bytes do not depend on which engine drew it,
+    but with markupsafe's C escaping: a frame escapes a hundred values, and
+    Django's own escape was a fifth of drawing one."""
+    if isinstance(value, Promise):
+        value = str(value)
+    if hasattr(value, "__html__"):
+        return Markup(value.__html__())
+    escaped = markupsafe_escape(value)
+    if "&#3" in escaped:  # markupsafe's &#34; and &#39; (a literal "&#3" is &amp;#3)
+        # (str's own replace: Markup's would escape the replacement)
+        plain = str.replace(str.replace(escaped, "&#34;", "&quot;"), "&#39;", "&#x27;")
+        escaped = Markup(plain)
+    return escaped
+
+
 class Trusted(Markup):
-    """Markup that escapes what fills it as Django does (``&#x27;``, ``&quot;``),
-    so a frame's bytes do not depend on which engine drew a part of it."""
+    """Markup that escapes what fills it as Django does (see :func:`escape`)."""
 
     __slots__ = ()
 
     @classmethod
     def escape(cls, s: Any) -> Trusted:
-        return cls(conditional_escape(s))
+        return cls(escape(s))
 
 
 def _finalize(value: Any) -> Any:
-    # Every value drawn is escaped by Django's rules; Jinja then sees it as markup.
-    return conditional_escape(value)
+    # Every value drawn is escaped here; Jinja then sees markup and keeps it.
+    return escape(value)
 
 
-def _join(items: Any, separator: str = "") -> SafeString:
-    return mark_safe(conditional_escape(separator).join(conditional_escape(i) for i in items))
+def _join(items: Any, separator: str = "") -> Markup:
+    return Markup(escape(separator).join(escape(i) for i in items))
 
 
 #: While :func:`one_language` holds: each message's translation, looked up once
