@@ -121,6 +121,7 @@ class Client:
         stop: asyncio.Event,
         closing: asyncio.Event | None = None,
         start_offset_s: float = 0.0,
+        think_spread: float = 0.0,
     ) -> None:
         self.ident = ident
         self.viewer = viewer
@@ -134,6 +135,10 @@ class Client:
         # The table's first move waits this much longer, so that tables do not all
         # move in the same instant for the whole run (people do not start in step).
         self.start_offset_s = start_offset_s
+        # Each think time is drawn from think_s * (1 ± think_spread), same mean:
+        # with 0 every person takes exactly think_s, and tables that started
+        # together end their deals together for the whole run.
+        self.think_spread = think_spread
         self.version = -1
         self.acted_on = -1
         # (version, seen, deal, the trick pause the bot waits first, s)
@@ -221,7 +226,7 @@ class Client:
 
     async def move(self, ws: Any, move: dict[str, Any]) -> None:
         await self.record.ready.wait()  # nobody moves until every viewer is in
-        delay = self.think_s
+        delay = self.think_s * self.rng.uniform(1 - self.think_spread, 1 + self.think_spread)
         if self.viewer.table not in self.record.started_tables:
             self.record.started_tables.add(self.viewer.table)
             delay += self.start_offset_s

@@ -129,6 +129,29 @@ async def test_it_delays_only_a_tables_first_move_by_its_start_offset(monkeypatc
 
 
 @pytest.mark.asyncio
+async def test_it_spreads_think_times_around_the_same_mean_when_asked(monkeypatch) -> None:
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    class Socket:
+        async def send(self, data: str) -> None:
+            pass
+
+    client = _client()
+    client.think_spread = 0.5
+    client.record.ready.set()
+    client.record.started_tables.add(client.viewer.table)  # not the table's first move
+    monkeypatch.setattr(loadrun.asyncio, "sleep", sleep)
+    for version in range(400):
+        await client.move(Socket(), {"type": "pass", "version": version})
+    assert all(0.5 <= s <= 1.5 for s in slept)
+    assert len(set(slept)) > 300  # people no longer move in step
+    assert sum(slept) / len(slept) == pytest.approx(1.0, abs=0.05)
+
+
+@pytest.mark.asyncio
 async def test_its_yardstick_times_every_round_but_the_one_that_opens_the_layer() -> None:
     layer = InMemoryChannelLayer()
     sends: list[int] = []

@@ -76,6 +76,13 @@ class Command(BaseCommand):
             help="Seconds a simulated person waits before moving.",
         )
         parser.add_argument(
+            "--think-spread",
+            type=float,
+            default=0.0,
+            help="Draw each think time uniformly from think * (1 +- this), the same mean "
+            "(default 0: exactly --think, so tables that start together stay in step).",
+        )
+        parser.add_argument(
             "--stagger",
             type=float,
             default=None,
@@ -114,6 +121,8 @@ class Command(BaseCommand):
             raise CommandError("--tables must be 1..500 and --spectators 0..2000.")
         if not 0 < options["seconds"] <= 3600:
             raise CommandError("--seconds must be more than 0 and at most 3600.")
+        if not 0 <= options["think_spread"] < 1:
+            raise CommandError("--think-spread must be at least 0 and less than 1.")
         if options["stagger"] is None:
             options["stagger"] = options["think"]
         run_id = uuid.uuid4().hex[:8]
@@ -134,6 +143,7 @@ class Command(BaseCommand):
                 "bot_level",
                 "bot_delay_ms",
                 "think",
+                "think_spread",
                 "stagger",
                 "spectators",
                 "seconds",
@@ -245,6 +255,7 @@ class Command(BaseCommand):
                     stop,
                     closing,
                     offsets[viewer.table],
+                    options["think_spread"],
                 )
             )
         gate = asyncio.Semaphore(options["connect_concurrency"])
