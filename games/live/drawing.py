@@ -64,11 +64,6 @@ class Trusted(Markup):
         return cls(escape(s))
 
 
-def _finalize(value: Any) -> Any:
-    # Every value drawn is escaped here; Jinja then sees markup and keeps it.
-    return escape(value)
-
-
 def _join(items: Any, separator: str = "") -> Markup:
     return Markup(escape(separator).join(escape(i) for i in items))
 
@@ -136,7 +131,8 @@ def environment() -> jinja2.Environment:
         # rather than an error halfway through a frame.
         undefined=jinja2.ChainableUndefined,
         keep_trailing_newline=True,
-        finalize=_finalize,
+        # Every value drawn is escaped here; Jinja then sees markup and keeps it.
+        finalize=escape,
         auto_reload=settings.DEBUG,
     )
     env.globals.update(_=word, live_card=live_card, table_tip=table_tip)

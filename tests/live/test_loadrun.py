@@ -108,44 +108,41 @@ def test_it_counts_moves_per_second_only_up_to_the_end_of_the_run() -> None:
     assert loadrun.summarise(record, 10.0)["moves"] == 3
 
 
-@pytest.mark.asyncio
-async def test_it_delays_only_a_tables_first_move_by_its_start_offset(monkeypatch) -> None:
-    slept: list[float] = []
+class _Socket:
+    async def send(self, data: str) -> None:
+        pass
+
+
+@pytest.fixture
+def slept(monkeypatch) -> list[float]:
+    """Every sleep a client asks for, in seconds (none is slept)."""
+    asked: list[float] = []
 
     async def sleep(seconds: float) -> None:
-        slept.append(seconds)
+        asked.append(seconds)
 
-    class Socket:
-        async def send(self, data: str) -> None:
-            pass
+    monkeypatch.setattr(loadrun.asyncio, "sleep", sleep)
+    return asked
 
+
+@pytest.mark.asyncio
+async def test_it_delays_only_a_tables_first_move_by_its_start_offset(slept) -> None:
     client = _client()
     client.start_offset_s = 0.4
     client.record.ready.set()
-    monkeypatch.setattr(loadrun.asyncio, "sleep", sleep)
-    await client.move(Socket(), {"type": "pass", "version": 1})
-    await client.move(Socket(), {"type": "pass", "version": 2})
+    await client.move(_Socket(), {"type": "pass", "version": 1})
+    await client.move(_Socket(), {"type": "pass", "version": 2})
     assert slept == [pytest.approx(1.4), pytest.approx(1.0)]
 
 
 @pytest.mark.asyncio
-async def test_it_spreads_think_times_around_the_same_mean_when_asked(monkeypatch) -> None:
-    slept: list[float] = []
-
-    async def sleep(seconds: float) -> None:
-        slept.append(seconds)
-
-    class Socket:
-        async def send(self, data: str) -> None:
-            pass
-
+async def test_it_spreads_think_times_around_the_same_mean_when_asked(slept) -> None:
     client = _client()
     client.think_spread = 0.5
     client.record.ready.set()
     client.record.started_tables.add(client.viewer.table)  # not the table's first move
-    monkeypatch.setattr(loadrun.asyncio, "sleep", sleep)
     for version in range(400):
-        await client.move(Socket(), {"type": "pass", "version": version})
+        await client.move(_Socket(), {"type": "pass", "version": version})
     assert all(0.5 <= s <= 1.5 for s in slept)
     assert len(set(slept)) > 300  # people no longer move in step
     assert sum(slept) / len(slept) == pytest.approx(1.0, abs=0.05)
