@@ -18,6 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from games.live.cancelling import raise_if_cancelled
 from games.live.lograte import RateLimitedLog
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,7 @@ class LayerWatch:
         listener = asyncio.create_task(self._listen(channel))
         try:
             while True:
+                raise_if_cancelled()
                 heard = await self.probe(channel)
                 if not heard:
                     if not self.away:
@@ -67,9 +69,9 @@ class LayerWatch:
         number = self._sent
         self._arrived.clear()
         try:
-            await asyncio.wait_for(
-                self.layer.send(channel, {"type": "probe", "n": number}), PROBE_TIMEOUT_S
-            )
+            # asyncio.timeout, not wait_for: see games/live/cancelling.py.
+            async with asyncio.timeout(PROBE_TIMEOUT_S):
+                await self.layer.send(channel, {"type": "probe", "n": number})
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -84,6 +86,7 @@ class LayerWatch:
     async def _own_channel(self) -> str:
         delay = PROBE_EVERY_AWAY_S
         while True:
+            raise_if_cancelled()
             try:
                 return await self.layer.new_channel("blot-probe.")
             except asyncio.CancelledError:
@@ -96,6 +99,7 @@ class LayerWatch:
         # Never cancelled while the watch runs: the pub/sub layer drops a channel's
         # subscription when a receive on it is cancelled.
         while True:
+            raise_if_cancelled()
             try:
                 message = await self.layer.receive(channel)
             except asyncio.CancelledError:

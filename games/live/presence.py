@@ -29,6 +29,7 @@ from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from games.live.cancelling import raise_if_cancelled
 from games.live.lograte import RateLimitedLog
 from games.live.rows import select_values
 from games.models import Presence, Table
@@ -293,6 +294,7 @@ async def keep_writing(
     the database is unreachable and catching up at once when it is back."""
     delay = FLUSH_S
     while True:
+        raise_if_cancelled()
         await asyncio.sleep(delay)
         try:
             counts = await run_sync(book.flush)

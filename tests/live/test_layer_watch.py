@@ -98,3 +98,33 @@ async def test_it_brings_its_viewers_up_to_date_when_the_layer_is_heard_again(
 
     assert version_of(await receive_table(viewer, at_least=stored)) == stored
     await viewer.disconnect()
+
+
+class CancellingLayer(FlakyLayer):
+    """Cancels ``task`` from inside a probe's send, so the cancel lands in the
+    same turn of the loop as the send's completion (as when a process stops, or
+    a test's loop is closed, just as a probe goes out)."""
+
+    task: asyncio.Task | None = None
+
+    async def send(self, channel: str, message: dict) -> None:
+        await super().send(channel, message)
+        if self.task is not None:
+            self.task.cancel()
+
+
+@pytest.mark.asyncio
+async def test_it_stops_when_cancelled_just_as_a_probe_is_sent(quick_probes) -> None:
+    # Python 3.11's wait_for returned the finished send and dropped the cancel;
+    # the watch went on probing for ever, and the loop holding it never closed.
+    layer = CancellingLayer()
+
+    async def on_back() -> None:
+        pass
+
+    task = asyncio.create_task(LayerWatch(layer, on_back).run())
+    layer.task = task
+    done, _ = await asyncio.wait({task}, timeout=5)
+    layer.task = None
+    task.cancel()
+    assert task in done and task.cancelled()

@@ -139,6 +139,35 @@ async def test_it_keeps_recording_presence_through_database_errors(
     assert any("works again" in r.getMessage() for r in caplog.records)
 
 
+@pytest.mark.asyncio
+async def test_it_stops_writing_presence_when_a_cancel_lands_as_a_write_returns(
+    monkeypatch,
+) -> None:
+    # asgiref can hand back a finished write and drop a cancel that came with it;
+    # the writer must still stop, or the event loop holding it never closes.
+    monkeypatch.setattr(presence, "FLUSH_S", 0.01)
+    task: asyncio.Task | None = None
+
+    async def write_then_cancelled(fn):
+        assert task is not None
+        task.cancel()
+        try:
+            await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            return {}  # the write finished: returned, the cancel dropped
+        return {}
+
+    async def counts(_):
+        return None
+
+    task = asyncio.create_task(
+        presence.keep_writing(presence.LiveSet(), write_then_cancelled, counts)
+    )
+    done, _ = await asyncio.wait({task}, timeout=5)
+    task.cancel()
+    assert task in done and task.cancelled()
+
+
 @pytest.mark.django_db
 def test_it_writes_the_heartbeat_at_once_after_a_failed_flush(make_table, alice, monkeypatch):
     table = make_table(alice, "open_blot", others=["easy"])
