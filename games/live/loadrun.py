@@ -59,6 +59,48 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
     return {"n": len(ordered), "p50": at(0.5), "p95": at(0.95), "p99": at(0.99), "max": at(1.0)}
 
 
+@dataclass(frozen=True)
+class CpuTimes:
+    """The machine's CPU time so far, from the ``cpu`` line of Linux's /proc/stat."""
+
+    total: int
+    idle: int  # idle and waiting for I/O
+    steal: int  # taken by the hypervisor for other guests
+
+    @classmethod
+    def parse(cls, proc_stat: str) -> CpuTimes:
+        for line in proc_stat.splitlines():
+            fields = line.split()
+            if fields and fields[0] == "cpu":
+                # user nice system idle iowait irq softirq steal (guest time is in user)
+                ticks = [int(f) for f in fields[1:9]]
+                ticks += [0] * (8 - len(ticks))
+                return cls(total=sum(ticks), idle=ticks[3] + ticks[4], steal=ticks[7])
+        raise ValueError("no cpu line")
+
+
+def read_cpu_times(path: str = "/proc/stat") -> CpuTimes | None:
+    """None where there is no /proc/stat (not Linux): the share is then not reported."""
+    try:
+        with open(path) as stat:
+            return CpuTimes.parse(stat.read())
+    except (OSError, ValueError):
+        return None
+
+
+def machine_share(before: CpuTimes | None, after: CpuTimes | None) -> dict[str, float] | None:
+    """How busy the whole machine was between two readings, in % of all its cores,
+    and how much of it the hypervisor took for other guests (steal). A run on a
+    virtual machine whose neighbours were busy shows it here: its latencies are
+    the neighbours' as much as the site's."""
+    if before is None or after is None or after.total <= before.total:
+        return None
+    total = after.total - before.total
+    steal = after.steal - before.steal
+    busy = total - (after.idle - before.idle) - steal
+    return {"busy_pct": round(100 * busy / total, 1), "steal_pct": round(100 * steal / total, 1)}
+
+
 @dataclass
 class Viewer:
     table: int

@@ -73,6 +73,21 @@ def test_it_reports_percentiles_of_what_it_measured() -> None:
     assert loadrun.percentiles([])["p99"] is None
 
 
+def test_it_reports_how_busy_the_machine_was_and_what_the_hypervisor_took() -> None:
+    # user nice system idle iowait irq softirq steal guest guest_nice, per /proc/stat
+    before = loadrun.CpuTimes.parse("cpu  100 0 50 800 40 0 10 0 0 0\ncpu0 1 2 3\n")
+    after = loadrun.CpuTimes.parse("cpu  400 0 150 1100 60 0 30 60 0 0\ncpu0 1 2 3\n")
+    # 800 ticks passed: 320 idle or waiting, 60 stolen, 420 busy here.
+    assert loadrun.machine_share(before, after) == {"busy_pct": 52.5, "steal_pct": 7.5}
+
+
+def test_it_leaves_out_the_machine_share_where_it_cannot_read_one(tmp_path) -> None:
+    assert loadrun.read_cpu_times(str(tmp_path / "missing")) is None
+    assert loadrun.machine_share(None, None) is None
+    same = loadrun.CpuTimes.parse("cpu 1 2 3 4 5 6 7 8")
+    assert loadrun.machine_share(same, same) is None
+
+
 @pytest.mark.parametrize("url", ["http://example.com", "ftp://127.0.0.1", "http://10.0.0.1:80"])
 def test_it_refuses_to_load_anything_but_this_machine(url: str) -> None:
     with pytest.raises(ValueError):

@@ -165,13 +165,22 @@ class Command(BaseCommand):
             f"through the sockets {self._p(sockets['to_last_ms'])} ms "
             f"(ratio p99 {socket_ratio}), "
             f"frames {run['frames']} of {run['frame_bytes']['mean']} B, "
-            f"errors {run['errors']}"
+            f"errors {run['errors']}" + self._machine(run["machine_cpu"])
         )
         self.stdout.write(json.dumps(summary))
 
     @staticmethod
     def _ratio(last: float | None, bare: float | None) -> float | None:
         return round(last / bare, 1) if last is not None and bare else None
+
+    @staticmethod
+    def _machine(share: dict[str, float] | None) -> str:
+        if share is None:
+            return ""
+        return (
+            f", machine CPU during the run {share['busy_pct']}% busy, "
+            f"{share['steal_pct']}% taken by the hypervisor"
+        )
 
     @staticmethod
     def _p(stats: dict[str, Any]) -> str:
@@ -263,9 +272,11 @@ class Command(BaseCommand):
         tasks = [asyncio.create_task(c.run(gate)) for c in clients]
         await record.ready.wait()  # joins are timed on their own; the run starts now
         started = time.perf_counter()
+        cpu_before = loadrun.read_cpu_times()
         all_joined_s = started - joining
         await loadrun.progress(stop, record, options["seconds"], options["max_moves"])
         ended = time.perf_counter()
+        machine = loadrun.machine_share(cpu_before, loadrun.read_cpu_times())
         elapsed = ended - started
         # Moves sent just before the end are still on their way: let them arrive.
         await asyncio.sleep(loadrun.DRAIN_S)
@@ -275,6 +286,7 @@ class Command(BaseCommand):
         if options["samples"]:
             loadrun.write_samples(record, started, options["samples"])
         run["all_joined_s"] = round(all_joined_s, 2)
+        run["machine_cpu"] = machine
         by_table: dict[int, list[loadrun.Viewer]] = {}
         for viewer in viewers:
             by_table.setdefault(viewer.table, []).append(viewer)
