@@ -159,7 +159,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         "version": table.version,
         "format": _once("format", lambda: format_label(table.format)),
         "trick_pause_ms": table.trick_pause_ms,
-        "watchers": _fragment("live/_watchers.html", _watchers(table.spectator_count, oob=False)),
+        "watchers": _fragment("live/_watchers.html", _watchers(_watching(table, seat), oob=False)),
     }
     # Every seat's row, shared by all viewpoints: who may leave or return, and
     # whose seat a stand-in plays because they left.
@@ -649,6 +649,12 @@ def render_table(table: Table, seat: int | None, *, oob: bool = False) -> str:
 def table_fragment(table_id: int, seat: int | None) -> str:
     """What the WebSocket sends a viewer after every change."""
     return render_table(Table.objects.get(pk=table_id), seat, oob=True)
+
+
+def _watching(table: Table, seat: int | None) -> int:
+    """The spectator count a viewpoint shows. A spectator is one of them even
+    before the presence writer has counted their connection (within a second)."""
+    return table.spectator_count if seat is not None else max(table.spectator_count, 1)
 
 
 def _watchers(count: int, *, oob: bool) -> dict[str, Any]:

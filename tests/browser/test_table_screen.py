@@ -126,6 +126,8 @@ def test_it_shows_a_spectator_every_seat_in_its_own_place(new_page, site_db, var
     # Seat 1 (index 0) sits at the bottom, below the trick and every other seat.
     assert all(boxes[0]["y"] >= boxes[k]["y"] + boxes[k]["height"] - 1 for k in names if k != 0)
     assert watcher.page_width() <= SIZES[size]["width"]
+    # The spectator is counted among the watchers from the first frame on.
+    assert watcher.page.inner_text("#watchers") == "1 watching"
     shot(watcher.page, f"spectator-{variant}-{size}")
 
 

@@ -141,7 +141,8 @@ async def test_it_shows_everyone_how_many_are_watching(duel, alice) -> None:
     player, _ = await connect(duel.pk, alice)
     assert "0 watching" in await receive_table(player)
     spectator, _ = await connect(duel.pk, None)
-    await receive_table(spectator)
+    # A spectator counts themselves at once, before their presence is written.
+    assert "1 watching" in await receive_table(spectator)
     # The count arrives alone (the table is not drawn again for everyone).
     assert "1 watching" in await receive_watchers(player)
     await spectator.disconnect()
