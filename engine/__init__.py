@@ -9,12 +9,16 @@ Start here::
 See README.md ("The engine") for the whole interface.
 """
 
+# BeloteDeal and OpenBlotDeal are imported here, not only exported: each registers
+# itself with engine.deal when defined, so new_deal knows both before anyone deals.
 from engine.actions import Action
+from engine.belote import BeloteDeal
 from engine.deal import Deal, new_deal
 from engine.errors import EngineError, IllegalAction, RecordError, RuleSetError
 from engine.events import Event
 from engine.match import Match, MatchFormat, ScoreRow
 from engine.observe import Observation, observe
+from engine.open_blot import OpenBlotDeal
 from engine.record import DealRecord, rebuild, replay
 from engine.result import DealResult
 from engine.rules import BELOTE, OPEN_BLOT, VARIANTS, RuleSet
@@ -25,6 +29,7 @@ __all__ = [
     "OPEN_BLOT",
     "VARIANTS",
     "Action",
+    "BeloteDeal",
     "Deal",
     "DealRecord",
     "DealResult",
@@ -34,6 +39,7 @@ __all__ = [
     "Match",
     "MatchFormat",
     "Observation",
+    "OpenBlotDeal",
     "RecordError",
     "RuleSet",
     "RuleSetError",

@@ -11,18 +11,16 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from engine.actions import PLAY, PLAY_ACTIONS, Action
 from engine.cards import CODES, LAST_TRICK_BONUS, POINTS, Card, Mask, cards_in
 from engine.errors import IllegalAction, RecordError
 from engine.events import Event
+from engine.record_format import DealRecord
 from engine.result import DealResult, TrickRecord
 from engine.rules import RuleSet
 from engine.tricks import beats, legal_plays
-
-if TYPE_CHECKING:
-    from engine.record import DealRecord
 
 BIDDING, PLAYING, OVER = "bidding", "play", "over"
 
@@ -34,6 +32,13 @@ class Deal:
     seats: ClassVar[int]
     #: Sides score: seat % 2 in Belote (0 & 2 against 1 & 3), the seat in Open Blot.
     sides: ClassVar[int] = 2
+    #: Each variant's deal class, by variant id: a variant registers itself when it is
+    #: defined, so this module never imports the variants that build on it.
+    by_variant: ClassVar[dict[str, type[Deal]]] = {}
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        Deal.by_variant[cls.variant] = cls
 
     def __init__(self, rules: RuleSet, dealer: int, deck: Sequence[Card]) -> None:
         if rules.variant != self.variant:
@@ -161,8 +166,6 @@ class Deal:
 
     def to_record(self) -> DealRecord:
         """The deal written down (DEAL_RECORD.md); replaying it rebuilds this deal."""
-        from engine.record import DealRecord
-
         return DealRecord(
             variant=self.variant,
             dealer=self.dealer,
@@ -221,7 +224,6 @@ class Deal:
 
 
 def new_deal(rules: RuleSet, dealer: int, deck: Sequence[Card]) -> Deal:
-    """A fresh deal of ``rules.variant`` dealt by ``dealer`` from ``deck`` (top first)."""
-    from engine.variants import DEAL_CLASSES
-
-    return DEAL_CLASSES[rules.variant](rules, dealer, deck)
+    """A fresh deal of ``rules.variant`` dealt by ``dealer`` from ``deck`` (top first).
+    The variants' modules are imported by the ``engine`` package, so both are known."""
+    return Deal.by_variant[rules.variant](rules, dealer, deck)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import DealRecord, RecordError, replay
-from engine.record import rebuild
+from engine.record import deal_from, rebuild
 
 # A copy of shared/examples (the contract's worked examples), kept with the tests.
 EXAMPLES = Path(__file__).resolve().parent / "examples"
@@ -58,7 +58,7 @@ def test_it_treats_missing_rules_as_the_defaults() -> None:
 def test_it_applies_rule_overrides_from_the_record() -> None:
     record = load("belote-made-with-belote")
     record["rules"] = {"litige": "split", "capot_points": 300}
-    assert DealRecord.from_dict(record).new_deal().rules.capot_points == 300
+    assert deal_from(DealRecord.from_dict(record)).rules.capot_points == 300
 
 
 @pytest.mark.parametrize(
