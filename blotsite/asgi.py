@@ -19,8 +19,8 @@ from django.conf import settings  # noqa: E402
 
 from blotsite.bodylimit import BodySizeLimit, install_daphne_guard  # noqa: E402
 from blotsite.routing import websocket_urlpatterns  # noqa: E402
-from games.live import shutdown  # noqa: E402
-from games.live.conductor import ensure_started  # noqa: E402
+from games.live.conduct.conductor import ensure_started  # noqa: E402
+from games.runtime import shutdown  # noqa: E402
 
 # Under Daphne (which has imported this module to serve it), refuse oversized
 # bodies while they arrive, not after Daphne has queued them in memory.

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from games.live.routing import websocket_urlpatterns
+from games.routing import websocket_urlpatterns
 
 __all__ = ["websocket_urlpatterns"]

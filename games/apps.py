@@ -8,4 +8,7 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from games import signals  # noqa: F401  (connects the profile signal)
+        # Imported for what importing connects: the profile signal, and the live
+        # layer's listener for the services' "this table changed".
+        from games import signals  # noqa: F401
+        from games.live.deliver import notify  # noqa: F401

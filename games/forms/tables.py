@@ -7,10 +7,10 @@ from typing import Any
 from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from engine.match import MatchFormat
 from engine.rules import SEATS
+from games.labels import format_label
 from games.models import BotLevel, RuleSetConfig, Variant
 from games.services.tables import OPEN
 
@@ -32,16 +32,6 @@ class VariantForm(forms.Form):
     """Picks the variant of the table to create (the rest of the form depends on it)."""
 
     variant = forms.ChoiceField(label=_("Variant"), choices=Variant.choices)
-
-
-def format_label(fmt: MatchFormat) -> str:
-    # ngettext: the noun after the number takes its plural form in each language
-    # (Russian: "до 501 очка", "до 1000 очков").
-    if fmt.kind == "first_to":
-        return ngettext("First to %(n)s point", "First to %(n)s points", fmt.n) % {"n": fmt.n}
-    if fmt.n == 1:
-        return _("A single deal")  # "Best of 1 deals" read badly
-    return ngettext("Best of %(n)s deal", "Best of %(n)s deals", fmt.n) % {"n": fmt.n}
 
 
 class TableCreateForm(forms.Form):

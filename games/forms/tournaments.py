@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine.match import MatchFormat
-from games.forms.tables import format_label
+from games.labels import format_label
 from games.models import BotLevel, Kind, RuleSetConfig, Variant
 from games.models.tournaments import MAX_ENTRANTS, MAX_SWISS_ROUNDS, MIN_ENTRANTS
 

@@ -1,4 +1,4 @@
-"""Issue 10: players' display names get a unique comparison key (games.names.key).
+"""Issue 10: players' display names get a unique comparison key (games.models.names.key).
 
 Players who already shared a name (in any letter case or Unicode form) keep it:
 the later ones' keys get "#<id>" appended, so the database accepts them, and the
@@ -7,7 +7,7 @@ name checks make them choose another name the next time they edit it.
 
 from django.db import migrations, models
 
-from games import names
+from games.models import names
 
 
 def fill_keys(apps, schema_editor) -> None:

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games import names
+from games.models import names
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Starting a match, dealing, and closing a deal into the score table.
 
-Live play (``games.live.play``) appends to ``Deal.actions`` and calls
+Live play (``games.live.submit.play``) appends to ``Deal.actions`` and calls
 :func:`finish_deal` when the engine says the deal is over. The next deal is not
 dealt then: the finished deal's result and last trick stay on the table for a
 pause, after which the conductor calls :func:`deal_next`.

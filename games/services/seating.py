@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Deal, Match, MatchEvent, Rematch, Seat, Table
+from games.services.changes import announce_table_changed
 from games.services.errors import ServiceError
 from games.services.matches import start_match
 
@@ -52,11 +53,7 @@ def _bump_and_notify(table: Table) -> None:
     fresh plan for the conductor, and every viewer told after commit."""
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1, wakeup_at=None)
     table.refresh_from_db(fields=["version", "wakeup_at"])
-    table_id, version = table.pk, table.version
-    # Imported here: the live package renders this module's controls (a cycle).
-    from games.live import notify
-
-    transaction.on_commit(lambda: notify.table_changed(table_id, version))
+    announce_table_changed(table.pk, table.version)
 
 
 def _deal_number(match: Match) -> int | None:

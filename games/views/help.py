@@ -13,13 +13,7 @@ from django.shortcuts import render
 from django.utils.translation import get_language
 
 from engine.rules import BELOTE, OPEN_BLOT
-
-#: URL slug → engine variant id.
-VARIANT_SLUGS = {"belote": BELOTE, "open-blot": OPEN_BLOT}
-
-
-def slug_of(variant: str) -> str:
-    return next(slug for slug, value in VARIANT_SLUGS.items() if value == variant)
+from games.labels import VARIANT_SLUGS, slug_of
 
 
 def how_to_play(request: HttpRequest, variant: str) -> HttpResponse:

@@ -11,7 +11,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from games import access
 from games.forms import TableCreateForm, VariantForm
-from games.live.render import live_socket_url, render_table
+from games.live.draw.render import live_socket_url, render_table
 from games.models import Table, Variant
 from games.ratelimit import client_address
 from games.services import ServiceError

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from games.templatetags.blot import kind_label
+from games.labels import kind_label
 from tests.browser.pages import SiteDB, TablePage, create_table, sign_up
 from tests.browser.servers import Server, manage
 

@@ -10,7 +10,7 @@ from engine.errors import IllegalAction, RuleSetError
 from engine.rules import SETTINGS
 from engine.shuffle import shuffled_deck
 from games import i18n
-from games.templatetags.blot import kind_label, marker_label
+from games.labels import kind_label, marker_label
 
 
 def _reasons() -> list[str]:
@@ -99,7 +99,7 @@ def test_it_names_the_markers_in_the_readers_language() -> None:
 
 @pytest.mark.parametrize("language", ["fr", "ru", "hy", "ka"])
 def test_it_has_the_table_tips_in_each_language(language: str) -> None:
-    from games.templatetags.blot import TABLE_TIPS, table_tip
+    from games.labels import TABLE_TIPS, table_tip
 
     with translation.override("en"):
         english = {name: table_tip(name) for name in TABLE_TIPS}

@@ -17,12 +17,12 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
 
-from games.live.render import render_table
+from games.labels import table_tip
+from games.live.draw.render import render_table
 from games.models import Deal, Match, Player, Table, Tournament
 from games.services import tournaments as tournament_services
 from games.services.matches import deal_next, finish_deal
 from games.services.tables import join_seat
-from games.templatetags.blot import table_tip
 from tests.i18n.catalogues import TRANSLATED
 from tests.i18n.walker import english_left, visible_texts
 from tests.site.conftest import default_rule_set, play_match, play_out

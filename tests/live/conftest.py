@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.live.play import current
+from games.live.submit.play import current
 from games.models import Seat, Table
 from tests.site.conftest import (  # noqa: F401 - fixtures shared with the site tests
     _fast_password_hashing,

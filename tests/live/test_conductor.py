@@ -11,11 +11,11 @@ from asgiref.sync import sync_to_async
 from django.db import OperationalError
 from django.utils import timezone
 
-from games.live import presence
-from games.live.conductor import act_if_due, conduct_forever, due_tables, run_due
-from games.live.decisions import decide_for
-from games.live.play import submit
-from games.live.turns import plan
+from games.live.conduct.conductor import act_if_due, conduct_forever, due_tables, run_due
+from games.live.conduct.decisions import decide_for
+from games.live.plan.turns import plan
+from games.live.store import presence
+from games.live.submit.play import submit
 from games.models import Deal, Match, Presence, Table
 from tests.live.conftest import all_bots, later, live_of
 
@@ -252,7 +252,7 @@ def _bot_to_act(make_table, alice) -> Table:
 def test_it_starts_deciding_a_bots_move_within_the_pause_but_not_earlier(
     make_table, alice
 ) -> None:
-    from games.live.conductor import Job, prepare
+    from games.live.conduct.conductor import Job, prepare
 
     table = _bot_to_act(make_table, alice)
     due = table.turn_started_at + timedelta(milliseconds=800)
@@ -270,7 +270,7 @@ def test_it_starts_deciding_a_bots_move_within_the_pause_but_not_earlier(
 async def test_it_submits_a_move_decided_during_the_pause_only_when_the_pause_is_over(
     make_table, alice, monkeypatch
 ) -> None:
-    from games.live import conductor as conducting
+    from games.live.conduct import conductor as conducting
 
     table = await sync_to_async(_bot_to_act)(make_table, alice)
     decided: list = []
@@ -302,7 +302,7 @@ async def test_it_submits_a_move_decided_during_the_pause_only_when_the_pause_is
 def test_it_decides_for_an_away_person_only_when_their_stand_in_is_due(make_table, alice, bob):
     # Coming back changes no version, so a move decided early could still be
     # submitted for a person who is back: no thinking ahead for them.
-    from games.live.conductor import prepare
+    from games.live.conduct.conductor import prepare
 
     table, seat = human_to_act(make_table, alice, bob)
     connect(table, seat)
@@ -321,7 +321,7 @@ def test_it_lets_one_process_decide_a_move_while_another_looks_again_later(
 ) -> None:
     """Two workers finding the same due table: the first decides it, the second
     leaves it for the claim's length instead of thinking about it too."""
-    from games.live import conductor as conducting
+    from games.live.conduct import conductor as conducting
 
     table = _bot_to_act(make_table, alice)
     now = table.turn_started_at + timedelta(seconds=5)
@@ -345,7 +345,7 @@ async def test_it_serves_a_table_due_before_the_timer_it_had_set_for_it(make_tab
     """A timer only makes a wake-up punctual: when a move brings a table's wake-up
     forward (a stand-in due sooner than the last turn's clock), the next pass
     finds it in the database without waiting for the old timer."""
-    from games.live.conductor import Conductor
+    from games.live.conduct.conductor import Conductor
 
     table = await sync_to_async(_bot_to_act)(make_table, alice)
     conductor = Conductor(poll_s=0.05)
@@ -371,7 +371,7 @@ def test_it_claims_a_prepared_move_only_when_it_starts_deciding_it(
     """A worker whose decision processes are busy leaves a prepared move
     unclaimed, so a worker with a free process can take it; the claim is taken
     when the deciding starts, and a move the table has left behind is nobody's."""
-    from games.live import conductor as conducting
+    from games.live.conduct import conductor as conducting
 
     table = _bot_to_act(make_table, alice)
     now = table.turn_started_at + timedelta(seconds=5)
@@ -391,7 +391,7 @@ def test_it_claims_a_prepared_move_only_when_it_starts_deciding_it(
 async def test_it_claims_no_more_moves_than_it_has_decision_processes_free(
     make_table, alice, monkeypatch
 ) -> None:
-    from games.live import conductor as conducting
+    from games.live.conduct import conductor as conducting
 
     tables = [await sync_to_async(_bot_to_act)(make_table, alice) for _ in range(2)]
     await sync_to_async(Table.objects.filter(pk__in=[t.pk for t in tables]).update)(
@@ -436,7 +436,7 @@ async def test_it_claims_no_more_moves_than_it_has_decision_processes_free(
 async def test_it_stops_when_cancelled_even_as_a_wake_up_arrives(monkeypatch) -> None:
     """A cancel that lands as the conductor is woken stops it: Python 3.11's
     wait_for returned the wake-up instead and the conductor polled on forever."""
-    from games.live.conductor import Conductor
+    from games.live.conduct.conductor import Conductor
 
     passes = 0
 

@@ -7,7 +7,7 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from games.live import presence
+from games.live.store import presence
 from games.models import Presence, Table
 from tests.live.conftest import live_of
 from tests.live.wsclient import (
@@ -128,7 +128,7 @@ async def test_it_keeps_the_connection_when_a_move_fails_unexpectedly(duel, alic
     def broken(*args, **kwargs):
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr("games.live.consumers.submit", broken)
+    monkeypatch.setattr("games.live.receive.consumers.submit", broken)
     ws, _ = await connect(duel.pk, alice)
     await receive_table(ws)
     await send_move(ws, type="pass", version=duel.version)
@@ -155,7 +155,7 @@ async def test_it_forwards_a_frame_without_a_trip_to_a_database_thread(duel, mon
     viewer (Channels' default closes stale connections before every message)."""
     import channels.consumer
 
-    from games.live import frames
+    from games.live.draw import frames
 
     hops: list = []
 

@@ -13,9 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from engine.observe import observe
-from games.live import frames, presence, render
-from games.live.conductor import run_due
-from games.live.play import submit
+from games.live.conduct.conductor import run_due
+from games.live.draw import frames, render
+from games.live.store import presence
+from games.live.submit.play import submit
 from games.models import Deal, Presence, Seat, Table
 from tests.live.conftest import all_bots, later, live_of
 from tests.live.wsclient import connect, receive_table, send_move, version_of
@@ -236,7 +237,7 @@ def test_it_draws_a_moves_frames_from_what_the_move_read_exactly_as_a_fresh_read
     """A move's frames come from the rows its transaction read and wrote (and the
     deal's history, read once per deal): the same bytes as reading everything
     again, with no query of their own after the deal's first move."""
-    from games.live import notify
+    from games.live.deliver import notify
 
     table = make_table(alice, "open_blot", "first_to:2001", others=["easy"])
     _play_deals(table, 1)  # a finished deal and a score row in the history
@@ -272,7 +273,7 @@ def test_it_draws_the_frames_of_a_move_ending_a_deal_or_the_match_exactly_as_a_f
     """The move that ends a deal draws the result from the score row, deal and
     match its closing just wrote (no query after the commit), byte for byte what
     reading them again gives; the move that ends the match too."""
-    from games.live import notify
+    from games.live.deliver import notify
     from games.services.matches import deal_next
 
     table = make_table(alice, "open_blot", "first_to:501", others=["easy"])

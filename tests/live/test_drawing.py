@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.live.drawing import Trusted, draw, escape
+from games.live.draw.drawing import Trusted, draw, escape
 
 
 @given(st.one_of(st.text(), st.integers(), st.none(), st.booleans()))

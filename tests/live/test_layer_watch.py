@@ -11,9 +11,10 @@ from asgiref.sync import sync_to_async
 from channels.layers import InMemoryChannelLayer
 
 from engine.actions import Action
-from games.live import consumers, layerwatch, notify
-from games.live.layerwatch import LayerWatch
-from games.live.play import submit
+from games.live.deliver import layerwatch, notify
+from games.live.deliver.layerwatch import LayerWatch
+from games.live.receive import consumers
+from games.live.submit.play import submit
 from tests.live.conftest import live_of
 from tests.live.wsclient import connect, receive_table, version_of
 

@@ -18,8 +18,8 @@ from engine.ai import decide
 from engine.belote import BeloteDeal
 from engine.cards import CODES, card_list
 from engine.observe import observe
-from games.live.conductor import act_if_due
-from games.live.play import current
+from games.live.conduct.conductor import act_if_due
+from games.live.submit.play import current
 from games.models import Deal, Table
 from games.services.tables import join_seat
 from tests.live.wsclient import connect, receive_table, send_move, version_of

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from engine.actions import Action
-from games.live.conductor import act_if_due
-from games.live.play import (
+from games.live.conduct.conductor import act_if_due
+from games.live.submit.play import (
     MAX_MESSAGE_BYTES,
     Refused,
     action_from_client,

@@ -12,7 +12,7 @@ import threading
 import pytest
 from django.db import connection
 
-from games.live.play import Refused, submit
+from games.live.submit.play import Refused, submit
 from games.models import Deal
 from games.services.tables import join_seat
 from tests.live.conftest import live_of

@@ -18,12 +18,14 @@ from django.db import OperationalError
 from django.utils import timezone
 
 from engine.actions import Action
-from games.live import conductor, notify, presence
-from games.live.conductor import Conductor, due_tables
-from games.live.lograte import RateLimitedLog
-from games.live.play import Live, submit
-from games.live.turns import STAND_IN_LEVEL, plan
+from games.live.conduct import conductor
+from games.live.conduct.conductor import Conductor, due_tables
+from games.live.deliver import notify
+from games.live.plan.turns import STAND_IN_LEVEL, plan
+from games.live.store import presence
+from games.live.submit.play import Live, submit
 from games.models import Presence, Table
+from games.runtime.lograte import RateLimitedLog
 from tests.live.conftest import all_bots, later, live_of
 from tests.live.wsclient import connect, receive_table, send_move
 
@@ -127,7 +129,7 @@ async def test_it_keeps_recording_presence_through_database_errors(
     async def counts(_):
         return None
 
-    with caplog.at_level(logging.WARNING, logger="games.live.presence"):
+    with caplog.at_level(logging.WARNING, logger="games.live.store.presence"):
         task = asyncio.create_task(presence.keep_writing(book, flaky, counts))
         try:
             await asyncio.wait_for(written.wait(), timeout=10)
@@ -246,7 +248,7 @@ def test_it_hands_a_persons_move_to_the_conductor_at_once_when_a_bot_is_next(
     layer = RecordingLayer()
     monkeypatch.setattr(notify, "get_channel_layer", lambda: layer)
     table = make_table(alice, "open_blot", others=["easy"])
-    from games.live.conductor import act_if_due
+    from games.live.conduct.conductor import act_if_due
 
     # Play on until the person has a move that hands the turn to the bot: "pass" is
     # not always one (the bot may have chosen trump and led, or the dealer must choose
@@ -370,7 +372,7 @@ async def test_it_logs_a_failing_conductor_once_per_interval(monkeypatch, caplog
     monkeypatch.setattr(conductor, "CLEANUP_EVERY_S", 10**9)
     conductor_ = Conductor(poll_s=0.005)
     conductor_._last_cleanup = float("inf")
-    with caplog.at_level(logging.WARNING, logger="games.live.conductor"):
+    with caplog.at_level(logging.WARNING, logger="games.live.conduct.conductor"):
         task = asyncio.create_task(conductor_.run())
         for _ in range(400):
             await asyncio.sleep(0.01)

@@ -12,11 +12,11 @@ from engine import RuleSet, new_deal
 from engine.actions import Action
 from engine.cards import CODES
 from engine.shuffle import shuffled_deck
-from games.live.conductor import act_if_due
-from games.live.play import submit
-from games.live.render import render_table
+from games.labels import kind_label
+from games.live.conduct.conductor import act_if_due
+from games.live.draw.render import render_table
+from games.live.submit.play import submit
 from games.services.matches import deal_next
-from games.templatetags.blot import kind_label
 from tests.live.conftest import all_bots, later, live_of
 
 pytestmark = pytest.mark.django_db

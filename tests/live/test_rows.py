@@ -8,8 +8,8 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from games.live import rows
-from games.live.play import current, submit
+from games.live.store import rows
+from games.live.submit.play import current, submit
 from games.models import Deal, Match, Presence, Seat, Table
 from tests.live.conftest import live_of
 

@@ -7,10 +7,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.live import notify, presence
-from games.live.conductor import act_if_due
-from games.live.play import Refused, submit
-from games.live.turns import plan
+from games.live.conduct.conductor import act_if_due
+from games.live.deliver import notify
+from games.live.plan.turns import plan
+from games.live.store import presence
+from games.live.submit.play import Refused, submit
 from games.models import Match, MatchEvent, Participant, Presence, Rematch, Seat, Table
 from games.services import ServiceError, seating
 from tests.live.conftest import live_of
@@ -256,7 +257,7 @@ def test_it_counts_a_rematch_request_as_coming_back(make_table, alice, bob, caro
 def test_it_marks_a_left_seat_as_played_by_a_bot_for_everyone_until_they_return(
     duel, alice
 ) -> None:
-    from games.live import frames
+    from games.live.draw import frames
 
     def marked() -> dict[int | None, list[str]]:
         """Per viewpoint, the seats drawn with the stand-in mark."""

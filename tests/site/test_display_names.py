@@ -7,8 +7,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games import names
-from games.models import Player
+from games.models import Player, names
 from tests.site.conftest import PASSWORD, client_for
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from django.urls import reverse
 
-from games.live import match_actions
+from games.live.draw import match_actions
 from games.models import MatchEvent, Seat, Table
 from games.services import seating
 from games.services.tables import join_seat

@@ -58,7 +58,7 @@ def test_it_starts_a_tournament_once_when_two_start_it_at_once(make_tournament, 
 def test_it_begins_the_next_round_once_when_two_conductors_advance(make_tournament, alice):
     tournament = make_tournament(alice, kind="swiss", max_entrants=4, rounds=2)
     svc.start(tournament.pk, alice)
-    from games.live.conductor import run_due
+    from games.live.conduct.conductor import run_due
 
     while Match.objects.filter(tournament=tournament, status="playing").exists():
         run_due(later())

@@ -8,7 +8,7 @@ import pytest
 from django.db.models import Q
 
 from engine.tournament import knockout_rounds
-from games.live.conductor import act_if_due, run_due
+from games.live.conduct.conductor import act_if_due, run_due
 from games.models import Entrant, Match, Pairing, Table, Tournament
 from games.services import tournaments as svc
 from tests.live.conftest import later

@@ -23,7 +23,7 @@ from django.core.management.base import BaseCommand
 from django.test import RequestFactory
 from django.utils import timezone
 
-from games.live.conductor import run_due
+from games.live.conduct.conductor import run_due
 from games.models import Match, RuleSetConfig, Table, Tournament
 from games.services import tournaments as svc
 from games.views.tournaments import tournament_live

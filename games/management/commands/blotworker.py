@@ -20,8 +20,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games.live.conductor import Conductor
-from games.live.decisions import warm_up
+from games.live.conduct.conductor import Conductor
+from games.live.conduct.decisions import warm_up
 
 
 def _interrupt(signum: int, frame: object) -> None:

@@ -32,7 +32,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from engine.match import FIRST_TO, MatchFormat
-from games.live import loadrun
+from games.loadtest import client
 from games.models import RuleSetConfig, Table
 from games.services.tables import create_table, join_seat
 
@@ -111,7 +111,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, **options: Any) -> None:
         try:
-            urls = [loadrun.check_loopback(u) for u in options["url"] or ["http://127.0.0.1:8000"]]
+            urls = [client.check_loopback(u) for u in options["url"] or ["http://127.0.0.1:8000"]]
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         seats = SEATS[options["variant"]]
@@ -127,7 +127,7 @@ class Command(BaseCommand):
             options["stagger"] = options["think"]
         run_id = uuid.uuid4().hex[:8]
         users: list[Any] = []
-        viewers: list[loadrun.Viewer] = []
+        viewers: list[client.Viewer] = []
         try:
             self._setup(run_id, urls, options, users, viewers)
             summary = asyncio.run(self._run(viewers, options))
@@ -203,7 +203,7 @@ class Command(BaseCommand):
         urls: list[str],
         options: dict[str, Any],
         users: list[Any],
-        viewers: list[loadrun.Viewer],
+        viewers: list[client.Viewer],
     ) -> None:
         variant, seats, bots = options["variant"], SEATS[options["variant"]], options["bots"]
         rules = RuleSetConfig.objects.get(variant=variant, is_default=True)
@@ -233,18 +233,18 @@ class Command(BaseCommand):
             bot_seats = frozenset(range(seats - bots, seats))
             for index, user in enumerate(people):
                 viewers.append(
-                    loadrun.Viewer(
+                    client.Viewer(
                         table.pk, index, urls[next_url % len(urls)], _cookie(user), bot_seats
                     )
                 )
                 next_url += 1
             if t == 0:
                 for _ in range(options["spectators"]):
-                    viewers.append(loadrun.Viewer(table.pk, None, urls[next_url % len(urls)], None))
+                    viewers.append(client.Viewer(table.pk, None, urls[next_url % len(urls)], None))
                     next_url += 1
 
-    async def _run(self, viewers: list[loadrun.Viewer], options: dict[str, Any]) -> dict[str, Any]:
-        record = loadrun.Record(expected=len(viewers))
+    async def _run(self, viewers: list[client.Viewer], options: dict[str, Any]) -> dict[str, Any]:
+        record = client.Record(expected=len(viewers))
         stop = asyncio.Event()
         closing = asyncio.Event()
         rng = random.Random(options["seed"])
@@ -254,7 +254,7 @@ class Command(BaseCommand):
         for ident, viewer in enumerate(viewers):
             record.viewers_of[viewer.table].add(ident)
             clients.append(
-                loadrun.Client(
+                client.Client(
                     ident,
                     viewer,
                     record,
@@ -272,31 +272,31 @@ class Command(BaseCommand):
         tasks = [asyncio.create_task(c.run(gate)) for c in clients]
         await record.ready.wait()  # joins are timed on their own; the run starts now
         started = time.perf_counter()
-        cpu_before = loadrun.read_cpu_times()
+        cpu_before = client.read_cpu_times()
         all_joined_s = started - joining
-        await loadrun.progress(stop, record, options["seconds"], options["max_moves"])
+        await client.progress(stop, record, options["seconds"], options["max_moves"])
         ended = time.perf_counter()
-        machine = loadrun.machine_share(cpu_before, loadrun.read_cpu_times())
+        machine = client.machine_share(cpu_before, client.read_cpu_times())
         elapsed = ended - started
         # Moves sent just before the end are still on their way: let them arrive.
-        await asyncio.sleep(loadrun.DRAIN_S)
+        await asyncio.sleep(client.DRAIN_S)
         closing.set()
         await asyncio.gather(*tasks, return_exceptions=True)
-        run = loadrun.summarise(record, elapsed, until=ended)
+        run = client.summarise(record, elapsed, until=ended)
         if options["samples"]:
-            loadrun.write_samples(record, started, options["samples"])
+            client.write_samples(record, started, options["samples"])
         run["all_joined_s"] = round(all_joined_s, 2)
         run["machine_cpu"] = machine
-        by_table: dict[int, list[loadrun.Viewer]] = {}
+        by_table: dict[int, list[client.Viewer]] = {}
         for viewer in viewers:
             by_table.setdefault(viewer.table, []).append(viewer)
         frame = run["frame_bytes"]["mean"] or 6000
         layer = get_channel_layer()
         pause_s = max(0.0, options["think"] / 4)
-        bare = await loadrun.bare_broadcast(
+        bare = await client.bare_broadcast(
             layer, [len(v) for v in by_table.values()], frame, options["yardstick_rounds"], pause_s
         )
-        sockets = await loadrun.socket_broadcast(
+        sockets = await client.socket_broadcast(
             layer, list(by_table.values()), frame, options["yardstick_rounds"], pause_s
         )
         return {"run": run, "bare_broadcast": bare, "bare_broadcast_sockets": sockets}

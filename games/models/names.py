@@ -15,6 +15,8 @@ from functools import cache
 from django.conf import settings
 from django.utils import translation
 
+from games.models.choices import BotLevel
+
 #: Unicode categories removed from a name: control (Cc), format (Cf: bidi
 #: embeddings, overrides and isolates, zero-width spaces and joiners, the BOM,
 #: soft hyphen), line/paragraph separators (Zl, Zp), private use (Co),
@@ -50,8 +52,6 @@ def _reserved_pattern() -> re.Pattern[str]:
     games.services.matches._seat_name, "Bot (%(level)s)" in the waiting room),
     in every language the site speaks: the bot word alone, followed by a number
     (with anything after it), or followed by a level."""
-    from games.models.choices import BotLevel
-
     words, levels = {"bot"}, set()
     for code, _label in settings.LANGUAGES:
         with translation.override(code):

@@ -408,7 +408,7 @@ async def _time_rounds(
 
 
 def _yardstick_prefix() -> str:
-    # (games/live/yardstick.py listens only to names of this form)
+    # (games/loadtest/yardstick.py listens only to names of this form)
     return f"loadtest-yardstick-{random.getrandbits(32):x}"
 
 
@@ -442,7 +442,7 @@ async def socket_broadcast(
     layer: Any, tables: list[list[Viewer]], frame_bytes: int, rounds: int, pause_s: float
 ) -> dict[str, Any]:
     """The yardstick the way frames go: the same viewers' sockets, each on the
-    server its viewer used, to a bare listener there (``games/live/yardstick.py``)
+    server its viewer used, to a bare listener there (``games/loadtest/yardstick.py``)
     that forwards a group's messages with no move behind them; the same rounds
     as :func:`bare_broadcast`, timed until the group's last socket has it.
     Reported as skipped against an embedded site (this process's in-memory layer

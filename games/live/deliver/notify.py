@@ -1,7 +1,7 @@
 """Telling a table's viewers that it changed (sent after commit, never before).
 
 After a move commits, :func:`table_changed` renders the table once per viewpoint
-(:mod:`games.live.frames`) and sends each frame to its viewpoint's group; the
+(:mod:`games.live.draw.frames`) and sends each frame to its viewpoint's group; the
 consumers only forward them. It never raises: the move is stored, so the mover
 must hear it was accepted even if the channel layer (Redis) or the database is
 briefly away. A failed publication is retried in the background with backoff
@@ -25,9 +25,11 @@ from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections
+from django.dispatch import receiver
 
-from games.live import frames
-from games.live.lograte import RateLimitedLog
+from games.live.draw import frames
+from games.runtime.lograte import RateLimitedLog
+from games.services import changes
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +68,12 @@ async def wake_conductor(table_id: int) -> None:
     with contextlib.suppress(ChannelFull):
         message = {"type": "table.due", "table": table_id}
         await asyncio.wait_for(layer.send(CONDUCTOR_CHANNEL, message), SEND_TIMEOUT_S)
+
+
+@receiver(changes.table_changed)
+def _service_changed_table(sender: object, table_id: int, version: int, **kwargs: object) -> None:
+    """A service changed a table (leaving, returning, a rematch): draw and send."""
+    table_changed(table_id, version)
 
 
 def table_changed(

@@ -29,10 +29,10 @@ from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from games.live.cancelling import raise_if_cancelled
-from games.live.lograte import RateLimitedLog
-from games.live.rows import select_values
+from games.live.store.rows import select_values
 from games.models import Presence, Table
+from games.runtime.cancelling import raise_if_cancelled
+from games.runtime.lograte import RateLimitedLog
 
 log = logging.getLogger(__name__)
 

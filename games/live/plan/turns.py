@@ -10,11 +10,11 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from engine.deal import PLAYING
-from games.live import presence
+from games.live.store import presence
 from games.models import Seat
 
 if TYPE_CHECKING:
-    from games.live.play import Live
+    from games.live.submit.play import Live
 
 #: The level that plays for a person whose clock ran out or who is away.
 STAND_IN_LEVEL = "normal"

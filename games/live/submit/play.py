@@ -23,8 +23,10 @@ from engine.actions import Action
 from engine.deal import Deal as EngineDeal
 from engine.errors import IllegalAction
 from games.i18n import reason_text
-from games.live import frames, notify, rows
-from games.live.turns import plan
+from games.live.deliver import notify
+from games.live.draw import frames
+from games.live.plan.turns import plan
+from games.live.store import rows
 from games.models import Deal, Match, Seat, Table
 from games.services.matches import finish_deal
 

@@ -6,7 +6,7 @@ again before acting, so a restart (or several processes doing this at once)
 loses and duplicates nothing — a move made twice fails the version check.
 
 Decisions are made outside the table lock (a Hard bot thinks for up to half a
-second) and submitted through the same :func:`games.live.play.submit` as a
+second) and submitted through the same :func:`games.live.submit.play.submit` as a
 person's click, with the version they were made on.
 """
 
@@ -35,12 +35,14 @@ from django.utils import timezone
 
 from engine.actions import Action
 from engine.observe import Observation, observe
-from games.live import notify, presence, shutdown
-from games.live.decisions import decide_for
-from games.live.lograte import RateLimitedLog
-from games.live.play import Refused, current, submit
-from games.live.turns import plan
+from games.live.conduct.decisions import decide_for
+from games.live.deliver import notify
+from games.live.plan.turns import plan
+from games.live.store import presence
+from games.live.submit.play import Refused, current, submit
 from games.models import Deal, Match, Table
+from games.runtime import shutdown
+from games.runtime.lograte import RateLimitedLog
 from games.services.matches import deal_next
 from games.services.tournaments import advance_due
 
@@ -264,7 +266,7 @@ class Conductor:
     table being served is not picked again until its task ends, and due tables
     are taken longest-waiting first, so a Hard bot thinking never holds up
     another table's move. A person's move wakes the table at once through
-    :data:`games.live.notify.CONDUCTOR_CHANNEL`; the poll only catches what no
+    :data:`games.live.deliver.notify.CONDUCTOR_CHANNEL`; the poll only catches what no
     message announced (clocks running out, a restart).
     """
 

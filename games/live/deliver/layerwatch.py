@@ -18,8 +18,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from games.live.cancelling import raise_if_cancelled
-from games.live.lograte import RateLimitedLog
+from games.runtime.cancelling import raise_if_cancelled
+from games.runtime.lograte import RateLimitedLog
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ class LayerWatch:
         number = self._sent
         self._arrived.clear()
         try:
-            # asyncio.timeout, not wait_for: see games/live/cancelling.py.
+            # asyncio.timeout, not wait_for: see games/runtime/cancelling.py.
             async with asyncio.timeout(PROBE_TIMEOUT_S):
                 await self.layer.send(channel, {"type": "probe", "n": number})
         except asyncio.CancelledError:

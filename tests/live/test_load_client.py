@@ -9,15 +9,16 @@ import random
 import pytest
 from channels.layers import InMemoryChannelLayer
 
-from games.live import frames, loadrun
-from games.live.conductor import run_due
+from games.live.conduct.conductor import run_due
+from games.live.draw import frames
+from games.loadtest import client
 from tests.live.conftest import all_bots, later
 
 
-def _client(bot_pause_s: float = 0.1) -> loadrun.Client:
-    viewer = loadrun.Viewer(table=1, seat=0, url="http://127.0.0.1:1", cookie=None,
+def _client(bot_pause_s: float = 0.1) -> client.Client:
+    viewer = client.Viewer(table=1, seat=0, url="http://127.0.0.1:1", cookie=None,
                             bot_seats=frozenset({1}))
-    return loadrun.Client(0, viewer, loadrun.Record(), 1.0, bot_pause_s, random.Random(1),
+    return client.Client(0, viewer, client.Record(), 1.0, bot_pause_s, random.Random(1),
                           asyncio.Event())
 
 
@@ -63,64 +64,64 @@ def test_it_reads_the_deal_and_the_trick_pause_from_the_sites_frames(make_table,
         if "data-complete" in html:
             break
         assert run_due(later()), "the bots stopped playing"
-    assert loadrun.DEAL.search(html).group(1) == "1"
-    assert loadrun.TRICK_PAUSE.search(html).group(1) == "1200"
+    assert client.DEAL.search(html).group(1) == "1"
+    assert client.TRICK_PAUSE.search(html).group(1) == "1200"
 
 
 def test_it_reports_percentiles_of_what_it_measured() -> None:
-    figures = loadrun.percentiles([float(ms) for ms in range(1, 101)])
+    figures = client.percentiles([float(ms) for ms in range(1, 101)])
     assert figures == {"n": 100, "p50": 51.0, "p95": 96.0, "p99": 100.0, "max": 100.0}
-    assert loadrun.percentiles([])["p99"] is None
+    assert client.percentiles([])["p99"] is None
 
 
 def test_it_reports_how_busy_the_machine_was_and_what_the_hypervisor_took() -> None:
     # user nice system idle iowait irq softirq steal guest guest_nice, per /proc/stat
-    before = loadrun.CpuTimes.parse("cpu  100 0 50 800 40 0 10 0 0 0\ncpu0 1 2 3\n")
-    after = loadrun.CpuTimes.parse("cpu  400 0 150 1100 60 0 30 60 0 0\ncpu0 1 2 3\n")
+    before = client.CpuTimes.parse("cpu  100 0 50 800 40 0 10 0 0 0\ncpu0 1 2 3\n")
+    after = client.CpuTimes.parse("cpu  400 0 150 1100 60 0 30 60 0 0\ncpu0 1 2 3\n")
     # 800 ticks passed: 320 idle or waiting, 60 stolen, 420 busy here.
-    assert loadrun.machine_share(before, after) == {"busy_pct": 52.5, "steal_pct": 7.5}
+    assert client.machine_share(before, after) == {"busy_pct": 52.5, "steal_pct": 7.5}
 
 
 def test_it_leaves_out_the_machine_share_where_it_cannot_read_one(tmp_path) -> None:
-    assert loadrun.read_cpu_times(str(tmp_path / "missing")) is None
-    assert loadrun.machine_share(None, None) is None
-    same = loadrun.CpuTimes.parse("cpu 1 2 3 4 5 6 7 8")
-    assert loadrun.machine_share(same, same) is None
+    assert client.read_cpu_times(str(tmp_path / "missing")) is None
+    assert client.machine_share(None, None) is None
+    same = client.CpuTimes.parse("cpu 1 2 3 4 5 6 7 8")
+    assert client.machine_share(same, same) is None
 
 
 @pytest.mark.parametrize("url", ["http://example.com", "ftp://127.0.0.1", "http://10.0.0.1:80"])
 def test_it_refuses_to_load_anything_but_this_machine(url: str) -> None:
     with pytest.raises(ValueError):
-        loadrun.check_loopback(url)
+        client.check_loopback(url)
 
 
 def test_it_counts_a_move_that_ends_a_deal_as_delivered_by_the_next_version_drawn() -> None:
     # The last card takes version 37 and the scoring 38: viewers are drawn 38.
-    record = loadrun.Record()
+    record = client.Record()
     record.viewers_of[7] = {0, 1}
     record.sent[(7, 36)] = (10.0, 0)
     record.arrivals[(7, 38)] = {0: 10.05, 1: 10.08}
-    run = loadrun.summarise(record, 1.0)
+    run = client.summarise(record, 1.0)
     assert run["undelivered_moves"] == 0
     assert run["move_to_last_viewer_ms"]["max"] == pytest.approx(80.0)
 
 
 def test_it_reports_a_move_nobody_was_drawn_after_as_undelivered() -> None:
-    record = loadrun.Record()
+    record = client.Record()
     record.viewers_of[7] = {0, 1}
     record.sent[(7, 36)] = (10.0, 0)
     record.arrivals[(7, 36)] = {0: 9.0, 1: 9.0}
     record.arrivals[(7, 37)] = {0: 10.05}  # viewer 1 never got it
-    assert loadrun.summarise(record, 1.0)["undelivered_moves"] == 1
+    assert client.summarise(record, 1.0)["undelivered_moves"] == 1
 
 
 def test_it_counts_moves_per_second_only_up_to_the_end_of_the_run() -> None:
-    record = loadrun.Record()
+    record = client.Record()
     record.viewers_of[7] = {0}
     for version, at in [(1, 1.0), (2, 2.0), (3, 3.0), (4, 12.0)]:  # 4 came while draining
         record.arrivals[(7, version)] = {0: at}
-    assert loadrun.summarise(record, 10.0, until=10.0)["moves"] == 2
-    assert loadrun.summarise(record, 10.0)["moves"] == 3
+    assert client.summarise(record, 10.0, until=10.0)["moves"] == 2
+    assert client.summarise(record, 10.0)["moves"] == 3
 
 
 class _Socket:
@@ -136,7 +137,7 @@ def slept(monkeypatch) -> list[float]:
     async def sleep(seconds: float) -> None:
         asked.append(seconds)
 
-    monkeypatch.setattr(loadrun.asyncio, "sleep", sleep)
+    monkeypatch.setattr(client.asyncio, "sleep", sleep)
     return asked
 
 
@@ -174,7 +175,7 @@ async def test_its_yardstick_times_every_round_but_the_one_that_opens_the_layer(
         await group_send(group, message)
 
     layer.group_send = counted  # type: ignore[method-assign]
-    bare = await loadrun.bare_broadcast(layer, [4, 2, 3], frame_bytes=100, rounds=5, pause_s=0)
+    bare = await client.bare_broadcast(layer, [4, 2, 3], frame_bytes=100, rounds=5, pause_s=0)
     assert bare["messages"] == 3 * 5
     assert bare["to_last_ms"]["n"] == 3 * 5
     assert sorted(set(sends)) == [-1, 0, 1, 2, 3, 4]
@@ -185,8 +186,8 @@ async def test_its_yardstick_times_every_round_but_the_one_that_opens_the_layer(
 async def test_its_socket_yardstick_is_skipped_against_an_embedded_site() -> None:
     """The load process's in-memory layer reaches no server: sending there would
     only time out, and the run's figures must still be reported."""
-    viewer = loadrun.Viewer(url="http://127.0.0.1:9", table=1, seat=None, cookie=None)
-    sockets = await loadrun.socket_broadcast(
+    viewer = client.Viewer(url="http://127.0.0.1:9", table=1, seat=None, cookie=None)
+    sockets = await client.socket_broadcast(
         InMemoryChannelLayer(), [[viewer]], frame_bytes=100, rounds=2, pause_s=0
     )
     assert sockets["messages"] == 0 and sockets["to_last_ms"]["p99"] is None
@@ -198,8 +199,8 @@ async def test_its_socket_yardstick_reports_a_failure_instead_of_raising() -> No
     class Unreachable:
         pass
 
-    viewer = loadrun.Viewer(url="http://127.0.0.1:9", table=1, seat=None, cookie=None)
-    sockets = await loadrun.socket_broadcast(
+    viewer = client.Viewer(url="http://127.0.0.1:9", table=1, seat=None, cookie=None)
+    sockets = await client.socket_broadcast(
         Unreachable(), [[viewer]], frame_bytes=100, rounds=2, pause_s=0
     )
     assert sockets["messages"] == 0 and sockets["error"]

@@ -3,10 +3,10 @@
 The connection's user (from the session) decides the seat; a message never
 does. Each connection joins the group of its viewpoint (its seat, or the
 spectators) and forwards the frames published there: after a change the table
-is rendered once per viewpoint (:mod:`games.live.notify`), so a viewer only
+is rendered once per viewpoint (:mod:`games.live.deliver.notify`), so a viewer only
 ever receives what ``engine.observe`` gives their seat (or a spectator), and the
 work per viewer is sending. Presence is recorded in per-process batches
-(:class:`games.live.presence.LiveSet`); a spectator arriving or leaving changes
+(:class:`games.live.store.presence.LiveSet`); a spectator arriving or leaving changes
 only the watcher count, sent as a small fragment at most about once a second.
 """
 
@@ -26,10 +26,13 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils import translation
 
 from games.i18n import scope_language
-from games.live import conductor, frames, notify, presence, render
-from games.live.access import viewer_seat
-from games.live.layerwatch import LayerWatch
-from games.live.play import Refused, action_from_client, parse_client_message, submit
+from games.live.conduct import conductor
+from games.live.deliver import notify
+from games.live.deliver.layerwatch import LayerWatch
+from games.live.draw import frames, render
+from games.live.receive.access import viewer_seat
+from games.live.store import presence
+from games.live.submit.play import Refused, action_from_client, parse_client_message, submit
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -33,9 +33,9 @@ from engine.cards import (
 from engine.cards import card as card_of
 from engine.declarations import Declaration
 from engine.observe import Observation, observe
-from games.live import drawing, match_actions
+from games.labels import SUIT_SYMBOLS, format_label, kind_label, trump_label
+from games.live.draw import drawing, match_actions
 from games.models import Deal, Match, Table
-from games.templatetags.blot import SUIT_SYMBOLS, format_label, kind_label, trump_label
 
 _ = drawing.text  # gettext, once per message while a move's frames are drawn
 
@@ -110,7 +110,7 @@ def _once(key: str, load: Callable[[], Any]) -> Any:
 
 
 def _draw(template: str, context: dict[str, Any]) -> SafeString:
-    """One of the live table's templates drawn (:mod:`games.live.drawing`)."""
+    """One of the live table's templates drawn (:mod:`games.live.draw.drawing`)."""
     return drawing.draw(template, context)
 
 

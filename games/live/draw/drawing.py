@@ -31,7 +31,8 @@ from django.utils.translation import gettext
 from markupsafe import Markup
 from markupsafe import escape as markupsafe_escape
 
-from games.templatetags.blot import kind_label, live_card, marker_label, table_tip, trump_label
+from games.labels import kind_label, marker_label, table_tip, trump_label
+from games.live.draw.cards import live_card
 
 #: Where the live table's templates are (their names are ``live/...``).
 FOLDER = settings.BASE_DIR / "templates"

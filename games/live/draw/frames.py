@@ -3,7 +3,7 @@
 A *viewpoint* is a seat (its player sees that seat's hand) or the spectators'
 view (``None``). Every viewer of a viewpoint is sent the same bytes, so after a
 change the table is loaded and rendered once per viewpoint — through
-:mod:`games.live.render`, the one renderer — never once per viewer. Consumers
+:mod:`games.live.draw.render`, the one renderer — never once per viewer. Consumers
 join their viewpoint's group and forward what arrives; the per-viewer work on a
 move is sending.
 
@@ -27,7 +27,8 @@ from django.core.cache import cache as shared_cache
 from django.utils import translation
 
 from engine.deal import Deal as EngineDeal
-from games.live import history, render
+from games.live.draw import render
+from games.live.store import history
 from games.models import Deal, Match, ScoreRow, Seat, Table
 
 log = logging.getLogger(__name__)

@@ -1,0 +1,103 @@
+"""How the site names things, in the reader's language: match formats, trumps,
+Open Blot combinations, score markers, the table's tips, and each variant's URL slug.
+
+Every word here goes through gettext: the names players use for the combinations
+and markers differ per language (docs/languages.md). Forms, pages and the live
+table all name things through this module, so each has one translation.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from engine.errors import EngineError
+from engine.match import MatchFormat
+from engine.rules import BELOTE, OPEN_BLOT
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+SUIT_COLORS = {"C": "black", "D": "red", "H": "red", "S": "black"}
+MARKERS = {
+    "void": gettext_lazy("void"),
+    "inside": gettext_lazy("inside"),
+    "capot": gettext_lazy("capot"),
+    "kapout": gettext_lazy("kapout"),
+    "litige": gettext_lazy("litige"),
+    "belote": gettext_lazy("belote"),
+    "blot": gettext_lazy("blot"),
+}
+
+
+KINDS = {
+    "terz": gettext_lazy("Terz"),
+    "fifty": gettext_lazy("Fifty"),
+    "hundred": gettext_lazy("Hundred"),
+    "four": gettext_lazy("Four of a kind"),
+}
+
+
+#: Short help at the table, for tooltips (title attributes): {% table_tip "announce" %}.
+TABLE_TIPS = {
+    "announce": gettext_lazy(
+        "Announce your combinations now: only in the first trick, before you play your "
+        "card. One that is not announced does not count."
+    ),
+    "stacks": gettext_lazy(
+        "Each stack is a face-down card under a face-up one. When the face-up card is "
+        "played, the card under it is turned up."
+    ),
+    "proposed": gettext_lazy(
+        "The proposed card: whoever takes it gets it, and its suit becomes trump."
+    ),
+}
+
+#: URL slug → engine variant id (the How to play pages: /rules/<slug>/).
+VARIANT_SLUGS = {"belote": BELOTE, "open-blot": OPEN_BLOT}
+
+
+def slug_of(variant: str) -> str:
+    """The URL slug of an engine variant id."""
+    return next(slug for slug, value in VARIANT_SLUGS.items() if value == variant)
+
+
+def table_tip(name: str) -> str:
+    """A table tooltip in the reader's language (an unknown name is a bug: KeyError)."""
+    return str(TABLE_TIPS[name])
+
+
+def kind_label(value: str) -> str:
+    """An Open Blot combination's name (engine kinds: terz, fifty, hundred, four)."""
+    return str(KINDS.get(value, value))
+
+
+def format_label(value: MatchFormat | str) -> str:
+    """A match format as players say it ("First to 501 points", "Best of 3 deals");
+    a stored format string that does not parse is shown as it is."""
+    if isinstance(value, str):
+        try:
+            value = MatchFormat.parse(value)
+        except EngineError:
+            return value
+    # ngettext: the noun after the number takes its plural form in each language
+    # (Russian: "до 501 очка", "до 1000 очков").
+    if value.kind == "first_to":
+        return ngettext("First to %(n)s point", "First to %(n)s points", value.n) % {"n": value.n}
+    if value.n == 1:
+        return _("A single deal")  # "Best of 1 deals" read badly
+    return ngettext("Best of %(n)s deal", "Best of %(n)s deals", value.n) % {"n": value.n}
+
+
+def trump_label(value: str | None) -> str:
+    if not value:
+        return "-"
+    if value == "NT":
+        return _("No trump")
+    return SUIT_SYMBOLS.get(value, value)
+
+
+def suit_color(value: str | None) -> str:
+    return SUIT_COLORS.get((value or "")[-1:], "black")
+
+
+def marker_label(value: str) -> str:
+    return str(MARKERS.get(value, value))

@@ -1,0 +1,3 @@
+"""Applying a move: the one serialised path per table (row lock, version check, the
+engine as judge, the stored log).
+"""

@@ -1,0 +1,3 @@
+"""The process around the site: shutting down cleanly, loops that stop when cancelled,
+logs that do not flood.
+"""
