@@ -137,7 +137,7 @@ class Deal:
             if card is None or not 0 <= card < 32 or not self.legal_play_mask() >> card & 1:
                 raise IllegalAction(f"illegal action {action}", "that card may not be played now")
             self.history.append(action)
-            self._play(action.seat, action.card, events)
+            self._play(action.seat, card, events)
             return events
         if action not in self.legal_actions():
             raise IllegalAction(f"illegal action {action}", "that is not a legal action now")

@@ -102,7 +102,7 @@ SETTINGS: Mapping[str, tuple[Setting, ...]] = MappingProxyType(
 def check_variant(variant: Any) -> str:
     if variant not in VARIANTS:
         raise RuleSetError(f"unknown variant {variant!r} (expected one of {', '.join(VARIANTS)})")
-    return variant
+    return str(variant)
 
 
 @dataclass(frozen=True)
