@@ -20,12 +20,13 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 install: $(STAMP)
 
-test: $(STAMP)
-	$(BIN)/ruff check .
+test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# Style, the declared layers (pyproject.toml [tool.importlinter]).
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 bench: $(STAMP)
 	$(BIN)/python -m engine bench
