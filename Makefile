@@ -40,7 +40,7 @@ run: $(STAMP)
 worker: $(STAMP)
 	$(BIN)/python manage.py blotworker
 
-# Translations (README "Languages"). `make messages` finds every marked string in
+# Translations (docs/languages.md). `make messages` finds every marked string in
 # the code and templates, adds the new ones to each catalogue (untranslated; changed
 # ones marked fuzzy) and compiles the shipped .mo files. Finding strings needs GNU
 # xgettext (Debian's `gettext` package) on the developer's machine only: running

@@ -7,7 +7,7 @@ soon as it passes the limit. Django's DATA_UPLOAD_MAX_MEMORY_SIZE is no help
 here: it is checked only after the ASGI handler has read the whole body.
 
 The server in front still receives what the client sends: in production the
-proxy's own limit (README, Operations) stops a large body before it reaches
+proxy's own limit (docs/operations.md) stops a large body before it reaches
 Daphne at all.
 """
 
@@ -97,7 +97,7 @@ def install_daphne_guard(max_bytes: int) -> bool:
 
     Daphne receives a whole request body before it starts the application, then
     queues all of it in memory at once: a 300 MB POST took the process from 79 to
-    395 MB even with :class:`BodySizeLimit` answering 413 (README, Operations).
+    395 MB even with :class:`BodySizeLimit` answering 413 (docs/operations.md).
     So, when Daphne serves the site, its request class is swapped for one that
     answers 413 and closes the connection as soon as the declared length, or the
     bytes received so far, pass the limit, and drops the rest unread. Returns

@@ -127,7 +127,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Channel layer: in-memory by default, Redis when REDIS_URL is set.
 # The Redis layer is channels-redis' pub/sub layer: measured with
 # `manage.py bench_channel_layer` it delivers a table's group message in about a
-# seventh of the core layer's time (README "The site"). It does not queue
+# seventh of the core layer's time (docs/performance.md, "Channel layer"). It does not queue
 # messages for absent listeners, which live tables do not need: every message
 # carries the table version and a client that misses one resynchronises.
 # CHANNEL_LAYER_BACKEND=core selects the list-based RedisChannelLayer instead.
@@ -203,7 +203,7 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
 
-# --- Internationalisation (README "Languages"). Each language is named in its own
+# --- Internationalisation (docs/languages.md). Each language is named in its own
 # language, so a reader finds theirs whatever the page is in. LocaleMiddleware
 # picks the visitor's language (the set_language cookie, then Accept-Language);
 # games.middleware then serves a signed-in player in their profile's language.

@@ -6,7 +6,7 @@ Start here::
     deal = new_deal(RuleSet.build("belote"), dealer=0, deck=shuffled_deck())
     deal.legal_actions(); deal.apply(action); deal.result()
 
-See README.md ("The engine") for the whole interface.
+See docs/engine.md for the whole interface.
 """
 
 # BeloteDeal and OpenBlotDeal are imported here, not only exported: each registers

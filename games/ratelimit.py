@@ -37,7 +37,7 @@ class Limit:
 def client_address(request: HttpRequest) -> str | None:
     """The address a request came from (``None`` when the server gave none, as for
     a test client's forced login). Behind a proxy, Daphne's --proxy-headers puts
-    the client's address here from X-Forwarded-For (README, Operations); the
+    the client's address here from X-Forwarded-For (docs/operations.md); the
     header itself is never read, as any client could forge it. Also django-axes'
     AXES_CLIENT_IP_CALLABLE, so lockouts and limits count the same address."""
     return request.META.get("REMOTE_ADDR") or None
