@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -36,7 +37,7 @@ router = ProtocolTypeRouter(
 )
 
 
-async def application(scope, receive, send):  # type: ignore[no-untyped-def]
+async def application(scope: Any, receive: Any, send: Any) -> None:
     # The first request or connection starts this process's conductor (bots and
     # turn clocks), so a restarted server resumes pending turns on its own.
     if scope["type"] in ("http", "websocket"):

@@ -13,13 +13,13 @@ Daphne at all.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 Scope = dict[str, Any]
-Message = dict[str, Any]
+Message = Mapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
@@ -151,5 +151,5 @@ def install_daphne_guard(max_bytes: int) -> bool:
             transport.write(answer)
             transport.loseConnection()
 
-    module.WebRequest = LimitedWebRequest
+    setattr(module, "WebRequest", LimitedWebRequest)  # noqa: B010 (Daphne has no hook for it)
     return True

@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.utils import translation
-from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.errors import RuleSetError
 from engine.rules import Setting
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # --- Reasons an engine IllegalAction gives (engine/deal.py), as whole sentences.
 _REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
@@ -54,7 +56,7 @@ def reason_text(reason: str) -> str:
 
 
 # --- Rule-set settings (engine/rules.py SETTINGS), labels and help for the admin.
-SETTING_LABELS: dict[str, Promise] = {
+SETTING_LABELS: dict[str, StrOrPromise] = {
     "capot_points": _("Capot points"),
     "litige": _("Litige (equal points)"),
     "announcements": _("Announcements"),
@@ -63,7 +65,7 @@ SETTING_LABELS: dict[str, Promise] = {
     "no_trump": _("No-trump contracts"),
     "kapout_points": _("Kapout points"),
 }
-SETTING_HELP: dict[str, Promise] = {
+SETTING_HELP: dict[str, StrOrPromise] = {
     "capot_points": _("Points for a side that wins all 8 tricks."),
     "litige": _("What happens when both sides have equal points."),
     "announcements": _("Tierce, cinquante, cent and carré (not available yet)."),
@@ -72,22 +74,22 @@ SETTING_HELP: dict[str, Promise] = {
     "no_trump": _("No-trump contracts (not available yet)."),
     "kapout_points": _("Points instead of 162 when the opponent's tricks hold no card points."),
 }
-CHOICE_LABELS: dict[str, Promise] = {
+CHOICE_LABELS: dict[str, StrOrPromise] = {
     "hold_for_next": _("The takers' points go to the winner of the next deal"),
     "split": _("Each side scores its own points"),
     "takers_lose": _("The takers are inside"),
 }
 
 
-def setting_label(setting: Setting) -> str | Promise:
+def setting_label(setting: Setting) -> StrOrPromise:
     return SETTING_LABELS.get(setting.name, setting.name.replace("_", " ").capitalize())
 
 
-def setting_help(setting: Setting) -> str | Promise:
+def setting_help(setting: Setting) -> StrOrPromise:
     return SETTING_HELP.get(setting.name, setting.help)
 
 
-def choice_label(value: Any) -> str | Promise:
+def choice_label(value: Any) -> StrOrPromise:
     return CHOICE_LABELS.get(str(value), str(value))
 
 

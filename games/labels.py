@@ -73,18 +73,20 @@ def kind_label(value: str) -> str:
 def format_label(value: MatchFormat | str) -> str:
     """A match format as players say it ("First to 501 points", "Best of 3 deals");
     a stored format string that does not parse is shown as it is."""
-    if isinstance(value, str):
+    if isinstance(value, MatchFormat):
+        fmt = value
+    else:
         try:
-            value = MatchFormat.parse(value)
+            fmt = MatchFormat.parse(value)
         except EngineError:
             return value
     # ngettext: the noun after the number takes its plural form in each language
     # (Russian: "до 501 очка", "до 1000 очков").
-    if value.kind == "first_to":
-        return ngettext("First to %(n)s point", "First to %(n)s points", value.n) % {"n": value.n}
-    if value.n == 1:
+    if fmt.kind == "first_to":
+        return ngettext("First to %(n)s point", "First to %(n)s points", fmt.n) % {"n": fmt.n}
+    if fmt.n == 1:
         return _("A single deal")  # "Best of 1 deals" read badly
-    return ngettext("Best of %(n)s deal", "Best of %(n)s deals", value.n) % {"n": value.n}
+    return ngettext("Best of %(n)s deal", "Best of %(n)s deals", fmt.n) % {"n": fmt.n}
 
 
 def trump_label(value: str | None) -> str:

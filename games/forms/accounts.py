@@ -23,7 +23,8 @@ class SignupForm(UserCreationForm):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         # Without a display name the username is shown: it must pass the same checks.
         wanted = data.get("display_name") or data.get("username") or ""
         if wanted and "display_name" not in self.errors:

@@ -75,7 +75,8 @@ class RuleSetAdminForm(forms.ModelForm):
         return sets
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         variant = cleaned.get("variant")
         if variant not in VARIANTS:
             return cleaned
@@ -91,10 +92,10 @@ class RuleSetAdminForm(forms.ModelForm):
             rules = RuleSet.build(variant, overrides)
         except RuleSetError as exc:
             target = None
-            setting = next((s for s in SETTINGS[variant] if s.name == exc.setting), None)
-            if setting is not None:
-                target = field_name(variant, setting)
-            self.add_error(target, i18n.rule_set_error_text(exc, setting))
+            found = next((s for s in SETTINGS[variant] if s.name == exc.setting), None)
+            if found is not None:
+                target = field_name(variant, found)
+            self.add_error(target, i18n.rule_set_error_text(exc, found))
             return cleaned
         self.instance.overrides = rules.overrides()
         return cleaned

@@ -52,7 +52,8 @@ def _reserved_pattern() -> re.Pattern[str]:
     games.services.matches._seat_name, "Bot (%(level)s)" in the waiting room),
     in every language the site speaks: the bot word alone, followed by a number
     (with anything after it), or followed by a level."""
-    words, levels = {"bot"}, set()
+    words: set[str] = {"bot"}
+    levels: set[str] = set()
     for code, _label in settings.LANGUAGES:
         with translation.override(code):
             head = translation.gettext("Bot %(n)s (%(level)s)").split("%(n)s", 1)[0]

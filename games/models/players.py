@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -57,7 +58,7 @@ class Player(models.Model):
         except ValidationError as exc:
             raise ValidationError({"display_name": exc.messages}) from None
 
-    def save(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def save(self, *args: Any, **kwargs: Any) -> None:
         wanted = names.key(self.display_name) or f"#{secrets.token_hex(8)}"
         if self.name_key.split("#", 1)[0] != wanted:
             self.name_key = wanted

@@ -28,8 +28,12 @@ import logging
 import os
 import sys
 import threading
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import sync_to_async
+
+if TYPE_CHECKING:
+    from twisted.internet.defer import Deferred
 
 log = logging.getLogger(__name__)
 
@@ -61,11 +65,15 @@ def install() -> None:
     if not reactor.running:
         return
     _installed = True
-    reactor.addSystemEventTrigger("before", "shutdown", _before_shutdown)
-    reactor.addSystemEventTrigger("after", "shutdown", _after_shutdown)
+    # Twisted's interface declares its methods without self, so its stubs
+    # misplace every argument by one: call the reactor untyped.
+    core: Any = reactor
+    core.addSystemEventTrigger("before", "shutdown", _before_shutdown)
+    core.addSystemEventTrigger("after", "shutdown", _after_shutdown)
 
 
-def _before_shutdown():  # -> twisted Deferred: the reactor waits for it
+def _before_shutdown() -> Deferred[None]:
+    """The reactor waits for the Deferred it returns before it stops."""
     from twisted.internet.defer import Deferred
 
     stopping.set()
@@ -74,7 +82,9 @@ def _before_shutdown():  # -> twisted Deferred: the reactor waits for it
 
 async def drain(timeout: float = DRAIN_S) -> None:
     """Wait (at most ``timeout``) for the conductor's pass and any move in flight."""
-    waits = [asyncio.ensure_future(sync_to_async(_nothing, thread_sensitive=True)())]
+    waits: list[asyncio.Future[None]] = [
+        asyncio.ensure_future(sync_to_async(_nothing, thread_sensitive=True)())
+    ]
     if _conductor_task is not None and not _conductor_task.done():
         waits.append(asyncio.shield(_conductor_task))
     _done, pending = await asyncio.wait(waits, timeout=timeout)

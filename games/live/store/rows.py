@@ -19,7 +19,7 @@ from functools import cache
 from typing import Any, TypeVar
 
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Field, Model
 
 from games.models import Deal, Match
 
@@ -109,11 +109,20 @@ def select_values(
     model: type[Model], names: Sequence[str], where: str, params: Sequence[Any]
 ) -> list[list[Any]]:
     """``values_list(*names)`` of the model's rows matching ``where`` (alias ``t``)."""
-    fields = [model._meta.get_field(name) for name in names]
+    fields = [_column(model, name) for name in names]
     conversions = _conversions(fields, "t")
     columns = ", ".join(f"{quote('t')}.{quote(f.column)}" for f in fields)
     sql = f"SELECT {columns} FROM {_table(model)} WHERE {where}"
     return [_convert(row, conversions) for row in _fetch(sql, params)]
+
+
+def _column(model: type[Model], name: str) -> Field[Any, Any]:
+    """The field that is column ``name`` of ``model`` (the SQL here reads and writes
+    plain columns only, never a relation's other side)."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, Field):
+        raise TypeError(f"{model.__name__}.{name} is not a column")
+    return field
 
 
 def newest_open_deal(table_id: int) -> Deal | None:
@@ -142,7 +151,7 @@ def update(instance: Model, fields: Sequence[str]) -> None:
     meta = type(instance)._meta
     assignments, params = [], []
     for name in fields:
-        field = meta.get_field(name)
+        field = _column(type(instance), name)
         assignments.append(f"{quote(field.column)} = %s")
         params.append(field.get_db_prep_save(getattr(instance, field.attname), connection))
     params.append(instance.pk)
