@@ -21,3 +21,18 @@ def announce_table_changed(table_id: int, version: int) -> None:
     transaction.on_commit(
         lambda: table_changed.send(sender=None, table_id=table_id, version=version)
     )
+
+
+#: Sent after commit with ``user_id``, ``event`` (a short name such as
+#: ``"paired"``, ``"challenge"``, ``"match-ready"``) and ``data`` (a dict of
+#: plain values). The live layer pushes it to every page that person has open.
+user_notified = Signal()
+
+
+def announce_to_user(user_id: int, event: str, data: dict[str, object] | None = None) -> None:
+    """Tell one person's open pages about ``event`` once the surrounding
+    transaction has committed (nothing is said of a change that rolled back)."""
+    payload = dict(data or {})
+    transaction.on_commit(
+        lambda: user_notified.send(sender=None, user_id=user_id, event=event, data=payload)
+    )
