@@ -17,6 +17,7 @@ class MatchEvent(models.Model):
     class Kind(models.TextChoices):
         LEFT = "left", _("Left the table")
         RETURNED = "returned", _("Returned to the table")
+        RESIGNED = "resigned", _("Resigned the match")
 
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, related_name="events", verbose_name=_("match")
