@@ -4,15 +4,22 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0009_verbose_names'),
+        ("games", "0009_verbose_names"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='matchevent',
-            name='kind',
-            field=models.CharField(choices=[('left', 'Left the table'), ('returned', 'Returned to the table'), ('resigned', 'Resigned the match')], max_length=10, verbose_name='what'),
+            model_name="matchevent",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("left", "Left the table"),
+                    ("returned", "Returned to the table"),
+                    ("resigned", "Resigned the match"),
+                ],
+                max_length=10,
+                verbose_name="what",
+            ),
         ),
     ]
