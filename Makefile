@@ -23,10 +23,13 @@ install: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# Style, the declared layers (pyproject.toml [tool.importlinter]).
+# Style, the declared layers (pyproject.toml [tool.importlinter]) and types:
+# strict on the engine, the default level on the site ([tool.mypy]).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy --strict engine
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python -m engine bench

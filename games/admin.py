@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
@@ -28,6 +28,9 @@ from games.models import (
 )
 from games.services import ServiceError
 from games.services import tournaments as tournament_services
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 _HIDDEN_WHILE_RUNNING = _("Hidden until the deal is over.")
 
@@ -57,7 +60,7 @@ class RuleSetConfigAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("tables"), ordering="_tables")
     def table_count(self, obj: RuleSetConfig) -> int:
-        return obj._tables
+        return obj._tables  # type: ignore[attr-defined]  # annotated by get_queryset
 
 
 @admin.register(Player)
@@ -118,8 +121,15 @@ class ParticipantInline(admin.TabularInline):
 class ScoreRowInline(admin.TabularInline):
     model = ScoreRow
     extra = 0
-    fields = ["number", "dealer", "trump", "taker", "deal_points", "totals", "markers"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "number",
+        "dealer",
+        "trump",
+        "taker",
+        "deal_points",
+        "totals",
+        "markers",
+    )
     can_delete = False
 
 
@@ -128,8 +138,7 @@ class MatchEventInline(admin.TabularInline):
 
     model = MatchEvent
     extra = 0
-    fields = ["index", "user", "kind", "at", "deal_number"]
-    readonly_fields = fields
+    fields = readonly_fields = ("index", "user", "kind", "at", "deal_number")
     can_delete = False
 
 
@@ -149,11 +158,18 @@ class DealAdmin(admin.ModelAdmin):
     list_filter = ["status", "match__variant"]
     search_fields = ["match__id", "commitment"]
     raw_id_fields = ["match"]
-    fields = [
-        "match", "number", "dealer", "status", "commitment", "salt_shown",
-        "record_pretty", "result_pretty", "started_at", "finished_at",
-    ]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "match",
+        "number",
+        "dealer",
+        "status",
+        "commitment",
+        "salt_shown",
+        "record_pretty",
+        "result_pretty",
+        "started_at",
+        "finished_at",
+    )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -168,11 +184,11 @@ class DealAdmin(admin.ModelAdmin):
     # The salt and the record (deck included) stay hidden while the deal runs,
     # here as on the site: a staff member may be seated at the table (issue 10).
     @admin.display(description=_("shuffle salt"))
-    def salt_shown(self, obj: Deal) -> str:
+    def salt_shown(self, obj: Deal) -> StrOrPromise:
         return obj.shuffle_salt if obj.is_finished else _HIDDEN_WHILE_RUNNING
 
     @admin.display(description=_("deal record"))
-    def record_pretty(self, obj: Deal) -> str:
+    def record_pretty(self, obj: Deal) -> StrOrPromise:
         return _pretty_json(obj.record_dict()) if obj.is_finished else _HIDDEN_WHILE_RUNNING
 
     @admin.display(description=_("result"))
@@ -183,8 +199,16 @@ class DealAdmin(admin.ModelAdmin):
 class EntrantInline(admin.TabularInline):
     model = Entrant
     extra = 0
-    fields = ["seed", "name", "user", "partner", "partner_status", "bot_level", "removed", "place"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "seed",
+        "name",
+        "user",
+        "partner",
+        "partner_status",
+        "bot_level",
+        "removed",
+        "place",
+    )
     can_delete = False
     show_change_link = True
 
@@ -195,15 +219,23 @@ class EntrantInline(admin.TabularInline):
 class PairingInline(admin.TabularInline):
     model = Pairing
     extra = 0
-    fields = ["round", "index", "entrant_a", "entrant_b", "status", "winner", "forfeit", "match"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "round",
+        "index",
+        "entrant_a",
+        "entrant_b",
+        "status",
+        "winner",
+        "forfeit",
+        "match",
+    )
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
-def _run_on_each(modeladmin, request, queryset, step, done: str) -> None:
+def _run_on_each(modeladmin, request, queryset, step, done: StrOrPromise) -> None:
     """Run a tournament service on each selected row; its refusals are shown."""
     for obj in queryset:
         try:

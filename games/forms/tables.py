@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.text import format_lazy
@@ -91,10 +91,11 @@ class TableCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.variant_value = variant
         formats = MatchFormat.choices(variant)
-        self.fields["format"].choices = [(str(f), format_label(f)) for f in formats]
+        format_field = cast(forms.ChoiceField, self.fields["format"])
+        format_field.choices = [(str(f), format_label(f)) for f in formats]
         self.fields["format"].initial = str(MatchFormat.default(variant))
         rule_sets = RuleSetConfig.objects.filter(variant=variant)
-        self.fields["rule_set"].queryset = rule_sets
+        cast(forms.ModelChoiceField, self.fields["rule_set"]).queryset = rule_sets
         self.fields["rule_set"].initial = rule_sets.filter(is_default=True).first()
         for index in range(1, SEATS[variant]):
             self.fields[f"seat_{index}"] = forms.ChoiceField(

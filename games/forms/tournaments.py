@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -81,13 +81,14 @@ class TournamentCreateForm(forms.Form):
 
     def __init__(self, *args: Any, is_staff: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["match_format"].choices = _all_formats()
+        cast(forms.ChoiceField, self.fields["match_format"]).choices = _all_formats()
         self.fields["match_format"].initial = "best_of:3"
         if not is_staff:
             del self.fields["featured"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("rounds") and data.get("kind") != Kind.SWISS:
             self.add_error("rounds", _("Only a Swiss tournament has a chosen number of rounds."))
         variant = data.get("variant")

@@ -138,10 +138,11 @@ async def open_socket(url: str, path: str, cookie: str | None) -> Any:
     """A WebSocket to ``path`` on the server at ``url`` (http://host:port), signed
     in with ``cookie`` when given, as a browser on that server would open it."""
     from websockets.asyncio.client import connect
+    from websockets.typing import Origin
 
     return await connect(
         "ws" + url[4:] + path,
-        origin=url,
+        origin=Origin(url),
         additional_headers={"Cookie": cookie} if cookie else {},
         open_timeout=60,
         max_size=2**22,
@@ -427,7 +428,7 @@ async def bare_broadcast(
             await layer.group_add(name, channel)
         groups.append((name, channels))
     try:
-        listeners = [
+        listeners: list[tuple[str, list[Callable[[], Awaitable[Any]]]]] = [
             (name, [functools.partial(layer.receive, c) for c in channels])
             for name, channels in groups
         ]

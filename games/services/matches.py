@@ -133,7 +133,8 @@ def finish_deal(deal: Deal, played: EngineDeal | None = None) -> ScoreRow:
         match.finished_at = timezone.now()
         match.save(update_fields=["status", "winner", "finished_at"])
         # Wake the match's tournament (if any): the conductor records the result.
-        Tournament.objects.filter(pk=match.tournament_id).update(wakeup_at=match.finished_at)
+        if match.tournament_id is not None:
+            Tournament.objects.filter(pk=match.tournament_id).update(wakeup_at=match.finished_at)
         table.status = Table.Status.FINISHED
         table.save(update_fields=["status"])
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)

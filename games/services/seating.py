@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -30,7 +30,7 @@ def _locked(table_id: int) -> Table:
         raise ServiceError(_("There is no such table.")) from None
 
 
-def _own_seat(table: Table, user: AbstractBaseUser) -> Seat:
+def _own_seat(table: Table, user: User) -> Seat:
     seat = (
         Seat.objects.select_for_update().filter(table=table, user_id=user.pk).first()
         if user.is_authenticated
@@ -79,7 +79,7 @@ def _record(match: Match, seat: Seat, kind: str) -> None:
 # --- leaving ------------------------------------------------------------------------------
 
 
-def check_leave(table: Table, user: AbstractBaseUser) -> tuple[Match, Seat]:
+def check_leave(table: Table, user: User) -> tuple[Match, Seat]:
     match = _playing_match(table)
     return match, _own_seat(table, user)
 
@@ -94,7 +94,7 @@ def do_leave(table: Table, match: Match, seat: Seat) -> bool:
     return True
 
 
-def leave(table_id: int, user: AbstractBaseUser) -> bool:
+def leave(table_id: int, user: User) -> bool:
     """``user`` leaves the running match: a Normal bot plays their seat from its
     next turn (after the table's bot pause) until they return. Returns whether
     anything changed."""
@@ -107,7 +107,7 @@ def leave(table_id: int, user: AbstractBaseUser) -> bool:
 # --- returning ----------------------------------------------------------------------------
 
 
-def check_return(table: Table, user: AbstractBaseUser) -> tuple[Match, Seat]:
+def check_return(table: Table, user: User) -> tuple[Match, Seat]:
     match = _playing_match(table)
     return match, _own_seat(table, user)
 
@@ -124,7 +124,7 @@ def do_return(table: Table, match: Match, seat: Seat) -> bool:
     return True
 
 
-def return_to_seat(table_id: int, user: AbstractBaseUser) -> bool:
+def return_to_seat(table_id: int, user: User) -> bool:
     """``user`` takes back the seat they left; the stand-in stops. Only the
     seat's own person can: the seat stays theirs while they are away."""
     with transaction.atomic():
@@ -136,7 +136,7 @@ def return_to_seat(table_id: int, user: AbstractBaseUser) -> bool:
 # --- rematch ------------------------------------------------------------------------------
 
 
-def check_rematch(table: Table, user: AbstractBaseUser, match_id: int) -> tuple[Match, Seat]:
+def check_rematch(table: Table, user: User, match_id: int) -> tuple[Match, Seat]:
     match = Match.objects.filter(pk=match_id, table=table).first()
     if match is None:
         raise ServiceError(_("There is no such match at this table."))
@@ -175,7 +175,7 @@ def do_rematch(table: Table, match: Match, seat: Seat) -> Rematch:
     return offer
 
 
-def rematch(table_id: int, user: AbstractBaseUser, match_id: int) -> Rematch:
+def rematch(table_id: int, user: User, match_id: int) -> Rematch:
     """``user`` asks for (or accepts) a rematch of the finished match
     ``match_id``: the same seats and settings, a new match at the same table,
     which starts once every seat has accepted."""

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
@@ -41,7 +41,7 @@ def check_format(variant: str, fmt: str) -> MatchFormat:
 HOUR = 3600
 
 
-def _check_creation_limits(user: AbstractBaseUser, address: str | None) -> None:
+def _check_creation_limits(user: User, address: str | None) -> None:
     """Refuse a table when its creator (or their address) made too many this hour
     (issue 10): tables are cheap to ask for and each one may set bots thinking."""
     per_user = ratelimit.Limit(settings.BLOT_TABLES_PER_USER_HOURLY, HOUR)
@@ -64,7 +64,7 @@ def _check_creation_limits(user: AbstractBaseUser, address: str | None) -> None:
         )
 
 
-def _record_creation(user: AbstractBaseUser, address: str | None) -> None:
+def _record_creation(user: User, address: str | None) -> None:
     ratelimit.record(
         "table:user", str(user.pk), ratelimit.Limit(settings.BLOT_TABLES_PER_USER_HOURLY, HOUR)
     )
@@ -74,7 +74,7 @@ def _record_creation(user: AbstractBaseUser, address: str | None) -> None:
         )
 
 
-def running_bot_tables(user: AbstractBaseUser) -> int:
+def running_bot_tables(user: User) -> int:
     """Tables ``user`` created that have a bot seat and are waiting or playing.
     A tournament's tables are the tournament's, not its organiser's."""
     return (
@@ -89,7 +89,7 @@ def running_bot_tables(user: AbstractBaseUser) -> int:
     )
 
 
-def _check_bot_tables(user: AbstractBaseUser) -> None:
+def _check_bot_tables(user: User) -> None:
     # Called inside the creation's transaction with the user's row locked, so two
     # creations at once cannot both see room for one more (issue 11).
     most = settings.BLOT_BOT_TABLES_PER_USER
@@ -108,7 +108,7 @@ def _check_bot_tables(user: AbstractBaseUser) -> None:
 
 def create_table(
     *,
-    user: AbstractBaseUser,
+    user: User,
     variant: str,
     fmt: str,
     rule_set: RuleSetConfig,
@@ -172,7 +172,7 @@ def _locked_waiting_table(table_id: int) -> Table:
     return table
 
 
-def join_seat(table_id: int, user: AbstractBaseUser, index: int) -> Table:
+def join_seat(table_id: int, user: User, index: int) -> Table:
     """Seat ``user`` at seat ``index`` (moving them if already seated there)."""
     with transaction.atomic():
         table = _locked_waiting_table(table_id)
@@ -194,7 +194,7 @@ def join_seat(table_id: int, user: AbstractBaseUser, index: int) -> Table:
     return table
 
 
-def leave_seat(table_id: int, user: AbstractBaseUser, index: int) -> bool:
+def leave_seat(table_id: int, user: User, index: int) -> bool:
     """Free ``user``'s seat before the start. Returns False when that left no
     human at the table, which is then removed."""
     with transaction.atomic():
@@ -211,7 +211,7 @@ def leave_seat(table_id: int, user: AbstractBaseUser, index: int) -> bool:
     return True
 
 
-def cancel_table(table_id: int, user: AbstractBaseUser) -> None:
+def cancel_table(table_id: int, user: User) -> None:
     """The creator removes a table nobody has started playing at."""
     with transaction.atomic():
         table = _locked_waiting_table(table_id)
@@ -231,7 +231,7 @@ def _bump(table: Table) -> None:
 QUICK_BOT_LEVEL = BotLevel.NORMAL
 
 
-def create_quick_bot_table(user: AbstractBaseUser, variant: str) -> Table:
+def create_quick_bot_table(user: User, variant: str) -> Table:
     """A public table against Normal bots with the variant's defaults; the match
     starts at once. Goes through :func:`create_table` like any other table."""
     if variant not in SEATS:

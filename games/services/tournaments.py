@@ -18,15 +18,14 @@ functions of ``engine.tournament``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -64,7 +63,7 @@ OPEN_STATUSES = (Status.DRAFT, Status.REGISTRATION, Status.RUNNING)
 
 def create_tournament(
     *,
-    user: AbstractBaseUser,
+    user: User,
     name: str,
     variant: str,
     kind: str,
@@ -143,7 +142,7 @@ def _bump(tournament: Tournament) -> None:
     tournament.refresh_from_db(fields=["version"])
 
 
-def _is_organiser(tournament: Tournament, user: AbstractBaseUser | None) -> bool:
+def _is_organiser(tournament: Tournament, user: User | None) -> bool:
     if user is None:  # the server itself (the start time came)
         return True
     return tournament.created_by_id == user.pk or getattr(user, "is_staff", False)
@@ -152,7 +151,7 @@ def _is_organiser(tournament: Tournament, user: AbstractBaseUser | None) -> bool
 # --- registration --------------------------------------------------------------------------
 
 
-def check_open(tournament: Tournament, user: AbstractBaseUser | None) -> None:
+def check_open(tournament: Tournament, user: User | None) -> None:
     if not _is_organiser(tournament, user):
         raise ServiceError(_("Only the organiser can open registration."))
     if tournament.status != Status.DRAFT:
@@ -166,7 +165,7 @@ def do_open(tournament: Tournament) -> None:
     _bump(tournament)
 
 
-def open_registration(tournament_id: int, user: AbstractBaseUser | None) -> Tournament:
+def open_registration(tournament_id: int, user: User | None) -> Tournament:
     with transaction.atomic():
         tournament = _locked(tournament_id)
         check_open(tournament, user)
@@ -174,7 +173,7 @@ def open_registration(tournament_id: int, user: AbstractBaseUser | None) -> Tour
     return tournament
 
 
-def _entered(tournament: Tournament, user: AbstractBaseUser) -> Entrant | None:
+def _entered(tournament: Tournament, user: User) -> Entrant | None:
     return (
         tournament.entrants.filter(Q(user=user) | Q(partner=user))
         .exclude(partner=user, partner_status=Entrant.PartnerStatus.INVITED)
@@ -197,7 +196,7 @@ def _places_taken(tournament: Tournament, at_close: bool = False) -> int:
 
 
 def check_register(
-    tournament: Tournament, user: AbstractBaseUser, partner: AbstractBaseUser | None
+    tournament: Tournament, user: User, partner: User | None
 ) -> None:
     if tournament.status != Status.REGISTRATION:
         raise ServiceError(_("Registration is not open for this tournament."))
@@ -215,7 +214,7 @@ def check_register(
 
 
 def do_register(
-    tournament: Tournament, user: AbstractBaseUser, partner: AbstractBaseUser | None
+    tournament: Tournament, user: User, partner: User | None
 ) -> Entrant:
     entrant = Entrant.objects.create(
         tournament=tournament,
@@ -230,7 +229,7 @@ def do_register(
     return entrant
 
 
-def register(tournament_id: int, user: AbstractBaseUser, partner_username: str = "") -> Entrant:
+def register(tournament_id: int, user: User, partner_username: str = "") -> Entrant:
     """Enter ``user`` (Belote: with ``partner_username`` invited as partner, or alone)."""
     partner = None
     if partner_username.strip():
@@ -256,7 +255,7 @@ def _full_and_settled(tournament: Tournament) -> bool:
     )
 
 
-def withdraw(tournament_id: int, user: AbstractBaseUser) -> None:
+def withdraw(tournament_id: int, user: User) -> None:
     """Leave a tournament before it starts (the partner's team goes with it)."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
@@ -275,7 +274,7 @@ def withdraw(tournament_id: int, user: AbstractBaseUser) -> None:
         _bump(tournament)
 
 
-def answer_invite(tournament_id: int, user: AbstractBaseUser, accept: bool) -> Entrant:
+def answer_invite(tournament_id: int, user: User, accept: bool) -> Entrant:
     """The invited partner accepts (the team is complete) or declines (the one
     who invited them stays registered, alone)."""
     with transaction.atomic():
@@ -321,7 +320,7 @@ def _bot_name(number: int, level: str) -> str:
 # --- starting ------------------------------------------------------------------------------
 
 
-def check_start(tournament: Tournament, user: AbstractBaseUser | None) -> None:
+def check_start(tournament: Tournament, user: User | None) -> None:
     if not _is_organiser(tournament, user):
         raise ServiceError(_("Only the organiser can start the tournament."))
     if tournament.status != Status.REGISTRATION:
@@ -345,7 +344,7 @@ def do_start(tournament: Tournament, now: datetime) -> None:
 
 
 def start(
-    tournament_id: int, user: AbstractBaseUser | None, now: datetime | None = None
+    tournament_id: int, user: User | None, now: datetime | None = None
 ) -> Tournament:
     with transaction.atomic():
         tournament = _locked(tournament_id)
@@ -505,6 +504,7 @@ def knockout_bracket(tournament: Tournament) -> list[list[pure.BracketMatch]]:
     winners = {
         (p.round, p.index): p.winner_id
         for p in tournament.pairings.filter(status=Pairing.Status.FINISHED, winner__isnull=False)
+        if p.winner_id is not None
     }
     return pure.bracket(entrant_ids(tournament), winners, tournament.third_place)
 
@@ -654,7 +654,7 @@ def standings(tournament: Tournament) -> list[pure.Standing]:
 # --- organiser and admin -------------------------------------------------------------------
 
 
-def check_cancel(tournament: Tournament, user: AbstractBaseUser | None) -> None:
+def check_cancel(tournament: Tournament, user: User | None) -> None:
     if not _is_organiser(tournament, user):
         raise ServiceError(_("Only the organiser can cancel the tournament."))
     if tournament.status not in OPEN_STATUSES:
@@ -685,7 +685,7 @@ def _lock_tables(tournament_id: int, entrant_id: int | None = None) -> None:
     list(Table.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk"))
 
 
-def cancel(tournament_id: int, user: AbstractBaseUser | None) -> Tournament:
+def cancel(tournament_id: int, user: User | None) -> Tournament:
     with transaction.atomic():
         _lock_tables(tournament_id)
         tournament = _locked(tournament_id)
@@ -694,7 +694,7 @@ def cancel(tournament_id: int, user: AbstractBaseUser | None) -> Tournament:
     return tournament
 
 
-def remove_entrant(entrant_id: int, user: AbstractBaseUser | None) -> None:
+def remove_entrant(entrant_id: int, user: User | None) -> None:
     """Take an entrant out. Before the start they are simply gone; once running,
     the match they are playing and every later one is a forfeit, recorded as such."""
     entrant = Entrant.objects.filter(pk=entrant_id).first()
@@ -751,7 +751,7 @@ class ReadyMatch:
     pairing: Pairing
 
 
-def ready_matches(user: AbstractBaseUser) -> list[ReadyMatch]:
+def ready_matches(user: User | AnonymousUser) -> list[ReadyMatch]:
     """The viewer's tournament matches being played now ("your match is ready")."""
     if not user.is_authenticated:
         return []
@@ -772,7 +772,7 @@ def ready_matches(user: AbstractBaseUser) -> list[ReadyMatch]:
     return [ReadyMatch(p.tournament, p) for p in pairings]
 
 
-def tournaments_of(user: AbstractBaseUser) -> Iterable[Entrant]:
+def tournaments_of(user: User) -> QuerySet[Entrant]:
     """Entries of ``user`` (as player or accepted partner) in started tournaments."""
     return (
         Entrant.objects.filter(

@@ -22,6 +22,7 @@ from games.forms import ProfileForm, SignupForm
 from games.models import Match, Player
 from games.models.players import default_display_name
 from games.services.tournaments import tournaments_of
+from games.views.requests import SignedInRequest
 
 #: Two people asking for one name at the same instant: both pass the check, the
 #: database's unique index lets one in; the other is asked to choose again.
@@ -110,7 +111,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def profile_edit(request: HttpRequest) -> HttpResponse:
+def profile_edit(request: SignedInRequest) -> HttpResponse:
     player, _created = Player.objects.get_or_create(
         user=request.user,
         defaults={

@@ -17,6 +17,7 @@ from games.forms import LobbyFilterForm
 from games.models import Match, ScoreRow, Seat, Table
 from games.services import ServiceError
 from games.services import tables as table_services
+from games.views.requests import HtmxRequest
 
 _OPEN_SEAT = Q(seats__user__isnull=True, seats__bot_level__isnull=True)
 _SEATS = Seat.objects.select_related("user__player").order_by("index")
@@ -59,7 +60,7 @@ def _list_context(request: HttpRequest) -> dict:
 
 
 @vary_on_headers("HX-Request")
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: HtmxRequest) -> HttpResponse:
     context = _list_context(request)
     if request.user.is_authenticated:
         context["my_tables"] = (

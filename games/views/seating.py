@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
@@ -19,10 +19,11 @@ from django.views.decorators.http import require_http_methods
 from games import access
 from games.models import Table
 from games.services import ServiceError, seating
+from games.views.requests import SignedInRequest
 
 
 def _act(
-    request: HttpRequest,
+    request: SignedInRequest,
     table: Table,
     action: Callable[[], object],
     confirm: dict[str, object],
@@ -45,7 +46,7 @@ def _act(
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def leave(request: HttpRequest, pk: int) -> HttpResponse:
+def leave(request: SignedInRequest, pk: int) -> HttpResponse:
     table = access.get_table(request, pk)
     return _act(
         request,
@@ -65,7 +66,7 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def come_back(request: HttpRequest, pk: int) -> HttpResponse:
+def come_back(request: SignedInRequest, pk: int) -> HttpResponse:
     table = access.get_table(request, pk)
     return _act(
         request,
@@ -82,7 +83,7 @@ def come_back(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def rematch(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
+def rematch(request: SignedInRequest, pk: int, match_pk: int) -> HttpResponse:
     table = access.get_table(request, pk)
     return _act(
         request,

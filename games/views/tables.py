@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -16,12 +16,13 @@ from games.models import Table, Variant
 from games.ratelimit import client_address
 from games.services import ServiceError
 from games.services import tables as table_services
+from games.views.requests import HtmxRequest, SignedInRequest
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
-def table_create(request: HttpRequest) -> HttpResponse:
+def table_create(request: SignedInRequest) -> HttpResponse:
     source = request.POST if request.method == "POST" else request.GET
     variant_form = VariantForm(source or None, initial={"variant": Variant.BELOTE})
     variant = (
@@ -52,7 +53,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
     return render(request, "games/table_create.html", context)
 
 
-def _table_page(request: HttpRequest, table: Table, token: str | None) -> HttpResponse:
+def _table_page(request: HtmxRequest, table: Table, token: str | None) -> HttpResponse:
     seats = list(table.seats.select_related("user__player").order_by("index"))
     user = request.user
     my_seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
@@ -73,11 +74,11 @@ def _table_page(request: HttpRequest, table: Table, token: str | None) -> HttpRe
     return render(request, "games/table.html", context)
 
 
-def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def table_detail(request: HtmxRequest, pk: int) -> HttpResponse:
     return _table_page(request, access.get_table(request, pk), None)
 
 
-def table_invite(request: HttpRequest, token: str) -> HttpResponse:
+def table_invite(request: HtmxRequest, token: str) -> HttpResponse:
     table = access.get_table_by_invite(token)
     return _table_page(request, table, token)
 
@@ -90,7 +91,7 @@ def _after_change(table: Table, token: str | None) -> HttpResponse:
 
 @login_required
 @require_POST
-def seat_join(request: HttpRequest, pk: int, index: int) -> HttpResponse:
+def seat_join(request: SignedInRequest, pk: int, index: int) -> HttpResponse:
     token = request.POST.get("invite") or None
     table = access.get_table(request, pk, token)
     try:
@@ -102,7 +103,7 @@ def seat_join(request: HttpRequest, pk: int, index: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def seat_leave(request: HttpRequest, pk: int, index: int) -> HttpResponse:
+def seat_leave(request: SignedInRequest, pk: int, index: int) -> HttpResponse:
     token = request.POST.get("invite") or None
     table = access.get_table(request, pk, token)
     access.get_own_seat(request, table, index)
@@ -118,7 +119,7 @@ def seat_leave(request: HttpRequest, pk: int, index: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def table_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+def table_cancel(request: SignedInRequest, pk: int) -> HttpResponse:
     table = access.get_created_table(request, pk)
     try:
         table_services.cancel_table(table.pk, request.user)

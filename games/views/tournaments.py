@@ -20,12 +20,13 @@ from games.forms import RegisterForm, TournamentCreateForm, TournamentFilterForm
 from games.models import Entrant, Kind, Pairing, Tournament
 from games.services import ServiceError
 from games.services import tournaments as svc
+from games.views.requests import HtmxRequest, SignedInRequest
 
 Status = Tournament.Status
 
 
 @vary_on_headers("HX-Request")
-def tournament_list(request: HttpRequest) -> HttpResponse:
+def tournament_list(request: HtmxRequest) -> HttpResponse:
     form = TournamentFilterForm(request.GET or None)
     variant = form.cleaned_data["variant"] if form.is_valid() else None
     tournaments = Tournament.objects.annotate(entrant_count=Count("entrants")).exclude(
@@ -57,7 +58,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def tournament_create(request: HttpRequest) -> HttpResponse:
+def tournament_create(request: SignedInRequest) -> HttpResponse:
     form = TournamentCreateForm(request.POST or None, is_staff=request.user.is_staff)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -75,6 +76,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
                 third_place=data["third_place"],
                 featured=data.get("featured", False),
                 starts_at=data["starts_at"],
+                open_registration=True,
                 **form.timing(),
             )
         except ServiceError as exc:
@@ -100,7 +102,7 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
             "seed", "created_at", "id"
         )
     )
-    by_id = {e.pk: e for e in entrants}
+    by_id: dict[int | None, Entrant] = {e.pk: e for e in entrants}
     pairings = list(tournament.pairings.select_related("table", "match").order_by("round", "index"))
     user = request.user
     mine = None
@@ -149,7 +151,7 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
         stored = {(p.round, p.index): p for p in pairings}
         context["bracket"] = [
             [
-                BracketCell(m, by_id.get(m.a), by_id.get(m.b), stored.get(m.key))  # type: ignore[arg-type]
+                BracketCell(m, by_id.get(m.a), by_id.get(m.b), stored.get(m.key))
                 for m in round_
             ]
             for round_ in svc.knockout_bracket(tournament)
@@ -197,7 +199,7 @@ ACTIONS = ("register", "withdraw", "accept", "decline", "open", "start", "cancel
 
 @login_required
 @require_POST
-def tournament_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+def tournament_action(request: SignedInRequest, pk: int, action: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     try:
         if action == "register":

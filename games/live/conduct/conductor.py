@@ -78,7 +78,8 @@ def deal_if_due(table: Table, now: datetime) -> datetime | None:
         Table.objects.filter(pk=table.pk, version=table.version).update(wakeup_at=due)
         return due
     match = table.matches.order_by("-id").first()
-    if deal_next(match.pk) is not None:  # None: another process dealt it first
+    # deal_next gives None when another process dealt it first.
+    if match is not None and deal_next(match.pk) is not None:
         table.refresh_from_db(fields=["version"])
         notify.table_changed(table.pk, table.version, [])
     return now

@@ -82,7 +82,9 @@ def viewpoints(table: Table, rows: list[Seat]) -> list[Viewpoint]:
     has no viewer), and the spectators' view while anyone watches. A spectator
     who arrives before the count says so is brought up to date when the count
     changes (see ``TableConsumer.table_watchers``)."""
-    seats: list[Viewpoint] = sorted(row.index for row in rows if row.bot_level is None)
+    seats: list[Viewpoint] = list(
+        sorted(row.index for row in rows if row.bot_level is None)
+    )
     return [*seats, None] if table.spectator_count else seats
 
 

@@ -97,7 +97,7 @@ def _bid_label(action: Any) -> str:
 
 #: While :func:`render_viewpoints` runs: what every viewpoint of the table shares
 #: (the match, its deals, the rebuilt deal), loaded once instead of once per seat.
-_shared: ContextVar[dict[str, Any] | None] = ContextVar("blot_render_shared", default=None)
+_shared: ContextVar[dict[Any, Any] | None] = ContextVar("blot_render_shared", default=None)
 
 
 def _once(key: str, load: Callable[[], Any]) -> Any:
@@ -446,12 +446,12 @@ def _callouts(obs: Observation, trick: list[tuple[int, Card]]) -> dict[int, list
                         out.setdefault(s, []).append(words[w])
         if obs.variant == "open_blot":
             for c in (king, queen):
-                s = in_middle.get(c)
+                holder = in_middle.get(c)
                 other = king + queen - c
-                if s is not None and _played_by(obs, other) == s and _played_index(
+                if holder is not None and _played_by(obs, other) == holder and _played_index(
                     obs, other
                 ) < _played_index(obs, c):
-                    out.setdefault(s, []).append(_("Blot!"))
+                    out.setdefault(holder, []).append(_("Blot!"))
     if obs.variant == "open_blot" and len(obs.tricks) + bool(obs.trick) <= 1:
         for d in obs.declarations:
             out.setdefault(d.seat, []).append(kind_label(d.kind))
@@ -459,7 +459,7 @@ def _callouts(obs: Observation, trick: list[tuple[int, Card]]) -> dict[int, list
 
 
 def _plays(obs: Observation) -> list[tuple[int, Card]]:
-    return [(a.seat, a.card) for a in obs.history if a.type == "play"]
+    return [(a.seat, a.card) for a in obs.history if a.type == "play" and a.card is not None]
 
 
 def _played_index(obs: Observation, c: Card) -> int:
@@ -485,7 +485,7 @@ def _say(
     happened (the card played, the trick's winner) and whether it is your turn."""
     parts = []
     last = obs.history[-1] if obs.history else None
-    if last is not None and last.type == "play":
+    if last is not None and last.type == "play" and last.card is not None:
         view = card_view(last.card)
         parts.append(
             _("%(name)s played %(rank)s%(suit)s.")

@@ -80,7 +80,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         ensure_process_tasks()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode())
-        token = (query.get("invite") or [None])[0]
+        invites = query.get("invite")
+        token = invites[0] if invites else None
         user = self.scope.get("user")
         allowed, seat = await in_db(viewer_seat)(self.table_id, user, token)
         if not allowed:
@@ -200,6 +201,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 async def send_watcher_counts(counts: dict[int, int]) -> None:
     """Every viewer of each table hears its new spectator count (one small fragment)."""
     layer = get_channel_layer()
+    if layer is None:  # no channel layer configured: nobody else to tell
+        return
     for table_id, count in counts.items():
         try:
             languages = await in_db(frames.languages_in_use)(table_id)
@@ -236,6 +239,8 @@ def ensure_process_tasks() -> None:
 async def resync_live_connections() -> None:
     """Every connection of this process resends its table if it is behind."""
     layer = get_channel_layer()
+    if layer is None:  # no channel layer configured: nobody else to tell
+        return
     for channel in presence.live_set.channels():
         try:
             await layer.send(channel, {"type": "table.resync"})

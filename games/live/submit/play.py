@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -30,6 +30,9 @@ from games.live.store import rows
 from games.models import Deal, Match, Seat, Table
 from games.services.matches import finish_deal
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 #: A client message larger than this is refused before it is parsed.
 MAX_MESSAGE_BYTES = 2048
 CLIENT_TYPES = ("pass", "take", "choose", "declare", "play")
@@ -38,7 +41,7 @@ CLIENT_TYPES = ("pass", "take", "choose", "declare", "play")
 class Refused(Exception):
     """A move refused; the table is unchanged. ``message`` is for the player."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: StrOrPromise) -> None:
         super().__init__(message)
         self.message = message
 
@@ -180,7 +183,7 @@ def submit(table_id: int, action: Action, version: int, *, by_server: bool = Fal
         # Otherwise (a bot, a stand-in, the deal's end) the conductor plans it.
         step = None if live.engine.is_over else plan(live, now, by_index)
         person_to_act = step is not None and step.level is None
-        table.wakeup_at = step.at if person_to_act else None
+        table.wakeup_at = step.at if step is not None and step.level is None else None
         rows.update(table, ["version", "turn_started_at", "wakeup_at"])
         closed = None
         if live.engine.is_over:

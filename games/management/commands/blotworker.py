@@ -57,7 +57,7 @@ class Command(BaseCommand):
         parser.add_argument("--poll", type=float, default=1.0, help="Seconds between polls.")
 
     def handle(self, *args: object, **options: Any) -> None:
-        backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+        backend = str(settings.CHANNEL_LAYERS["default"]["BACKEND"])
         if backend.endswith("InMemoryChannelLayer"):
             raise CommandError(
                 "blotworker needs a shared channel layer (set REDIS_URL); with the "
