@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import uuid
 from collections.abc import Iterator
 
@@ -17,6 +18,21 @@ def _english_after_each_test() -> Iterator[None]:
     earlier one left behind."""
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _default_rule_sets(request) -> None:
+    """Transactional tests flush what the data migration created, and under
+    pytest-xdist a worker may run them before any other file's tests: put the
+    default rule sets back before each test that uses the database."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None and "db" not in request.fixturenames:
+        return
+    transactional = marker is not None and marker.kwargs.get("transaction", False)
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    from django.apps import apps
+
+    importlib.import_module("games.migrations.0002_default_rule_sets").create_defaults(apps, None)
 
 
 @pytest.fixture(autouse=True)

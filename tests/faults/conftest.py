@@ -23,7 +23,6 @@ from django.db import connection
 
 from tests.browser.servers import free_port
 from tests.live.conftest import (  # noqa: F401 - fixtures shared with the live tests
-    _default_rule_sets,
     _fast_password_hashing,
     alice,
     bob,

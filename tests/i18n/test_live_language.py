@@ -10,7 +10,6 @@ from channels.testing import WebsocketCommunicator
 from blotsite.asgi import application
 from games.models import Player
 from tests.live.conftest import (  # noqa: F401 - fixtures
-    _default_rule_sets,
     _quick_tables,
     duel,
 )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from datetime import timedelta
 
 import pytest
@@ -27,20 +26,6 @@ def _quick_tables(settings) -> None:
     settings.BLOT_NEXT_DEAL_PAUSE_MS = 0
     settings.BLOT_BOT_BUDGET_S = 0.05
     settings.BLOT_CONDUCTOR = "off"  # tests drive the conductor themselves
-
-
-@pytest.fixture(autouse=True)
-def _default_rule_sets(request) -> None:
-    """Transactional tests flush what the data migration created: put the default
-    rule sets back before each test that uses the database."""
-    marker = request.node.get_closest_marker("django_db")
-    if marker is None and "db" not in request.fixturenames:
-        return
-    transactional = marker is not None and marker.kwargs.get("transaction", False)
-    request.getfixturevalue("transactional_db" if transactional else "db")
-    from django.apps import apps
-
-    importlib.import_module("games.migrations.0002_default_rule_sets").create_defaults(apps, None)
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 
 from games.models import Tournament
 from games.services import tournaments as tournament_services
-from tests.live.conftest import _default_rule_sets, _quick_tables  # noqa: F401 - fixtures
+from tests.live.conftest import _quick_tables  # noqa: F401 - fixtures
 from tests.site.conftest import (  # noqa: F401 - fixtures shared with the site tests
     _fast_password_hashing,
     alice,
