@@ -245,3 +245,10 @@ def tournament_panel(tournament_id: int, user: Any, organiser: bool, next_url: s
     return panel_html(
         [Where(Room.TOURNAMENT, tournament_id=tournament_id)], viewer, next_url=next_url
     )
+
+
+def match_chat_html(match_id: int, user: Any) -> SafeString:
+    """A finished match's players' room, kept with its record (the match page)."""
+    messages = chat_service.match_messages(match_id, user)
+    items = mark_safe("".join(message_html(m, actions=False) for m in messages))
+    return drawing.draw("live/chat/_archive.html", {"items": items, "empty": not messages})
