@@ -11,7 +11,7 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.forms import RuleSetAdminForm
@@ -315,7 +315,8 @@ class ChatMessageAdmin(admin.ModelAdmin):
     @admin.action(description=_("Delete for everyone (taken off every open page)"))
     def delete_for_everyone(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
         n = chat_services.delete_messages(list(queryset.values_list("pk", flat=True)), request.user)
-        self.message_user(request, gettext("%(n)s messages deleted.") % {"n": n})
+        said = ngettext("%(n)s message deleted.", "%(n)s messages deleted.", n) % {"n": n}
+        self.message_user(request, said)
 
     @admin.action(description=_("Silence their authors for an hour"))
     def silence_1h(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:

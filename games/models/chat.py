@@ -93,10 +93,18 @@ class ChatMute(models.Model):
     """``muter`` does not see ``muted``'s messages, anywhere."""
 
     muter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("muted by"),
+        on_delete=models.CASCADE,
+        related_name="chat_mutes",
     )
-    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(default=timezone.now)
+    muted = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("muted person"),
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
 
     class Meta:
         verbose_name = _("chat mute")

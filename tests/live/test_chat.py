@@ -128,7 +128,7 @@ async def test_each_reader_gets_a_phrase_in_their_own_language(duel, alice, bob,
     await say(b, room="players", phrase="well-played")
     assert "Bien joué !" in await next_with(a, "data-chat-message")
     assert "Хорошо сыграно!" in await next_with(b, "data-chat-message")
-    assert "Լավ խաղացիր։" in await next_with(c, "data-chat-message")
+    assert "Լավ խաղացիր\u0589" in await next_with(c, "data-chat-message")  # Armenian full stop
     for ws in (a, b, c):
         await ws.disconnect()
 
