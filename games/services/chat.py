@@ -320,10 +320,10 @@ def report(user: Any, message_id: object) -> ChatReport:
     :data:`REPORT_CONTEXT` messages said before it in its room."""
     if user is None or not user.is_authenticated:
         raise ServiceError(_("Log in to report a message."))
-    try:
-        pk = int(str(message_id))
-    except ValueError:
-        raise ServiceError(_("There is no such message.")) from None
+    raw = str(message_id)
+    if not (raw.isascii() and raw.isdigit() and 0 < len(raw) <= 18):
+        raise ServiceError(_("There is no such message."))
+    pk = int(raw)
     message = ChatMessage.objects.filter(pk=pk, deleted_at__isnull=True).first()
     if message is None or not readable_by(message, user):
         raise ServiceError(_("There is no such message."))

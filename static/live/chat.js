@@ -113,6 +113,22 @@
     }
   });
 
+  // Once the socket is open (first time or again), ask for the recent messages:
+  // the page may have been drawn a while ago, or the connection was lost.
+  document.addEventListener("htmx:wsOpen", function (event) {
+    if (!chat() || !event.detail.socketWrapper) return;
+    event.detail.socketWrapper.send(JSON.stringify({ type: "chat-sync" }));
+  });
+
+  // A message that arrived while the log was being redrawn may be there twice.
+  function dedupe() {
+    var seen = {};
+    document.querySelectorAll("#chat [data-chat-message]").forEach(function (item) {
+      if (seen[item.id]) item.remove(); else seen[item.id] = true;
+    });
+  }
+  document.addEventListener("htmx:wsAfterMessage", dedupe);
+
   window.addEventListener("resize", fit);
   window.addEventListener("scroll", fit, { passive: true });
   document.addEventListener("DOMContentLoaded", function () { phase(); scrollAll(); });

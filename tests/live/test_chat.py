@@ -34,6 +34,11 @@ async def say(ws, **data) -> None:
     await ws.send_to(text_data=json.dumps({"type": "chat", **data}))
 
 
+async def sync(ws) -> None:
+    """What the page does once its socket is open: ask for the recent messages."""
+    await ws.send_to(text_data=json.dumps({"type": "chat-sync"}))
+
+
 async def collect(ws, seconds: float = 0.4) -> list[str]:
     """Everything the socket receives until it is quiet for ``seconds``."""
     got = []
@@ -61,6 +66,7 @@ async def joined(table_id: int, user=None):
     ws, ok = await connect(table_id, user)
     assert ok
     await receive_table(ws)
+    await sync(ws)
     await next_with(ws, 'id="chat-log-players"')
     await collect(ws, 0.2)
     return ws
@@ -156,6 +162,7 @@ async def test_a_spectators_message_never_reaches_a_player(duel, alice, bob, car
     )
     # A player's page, frames and chat alike, never carries the spectators' room.
     again = await connect(duel.pk, alice)
+    await sync(again[0])
     everything = "".join(await collect(again[0], 0.5))
     assert "chat-log-spectators" not in everything
     assert "lead the ace" not in everything
@@ -167,6 +174,7 @@ async def test_a_spectators_message_never_reaches_a_player(duel, alice, bob, car
 async def test_a_signed_out_visitor_reads_the_spectators_room_but_cannot_post(duel, carol):
     c = await joined(duel.pk, carol)
     anonymous, _ = await connect(duel.pk, None)
+    await sync(anonymous)
     first = "".join(await collect(anonymous, 0.5))
     assert "Log in to chat." in first and "data-chat-form" not in first
     await say(c, room="spectators", phrase="hello")
@@ -342,6 +350,7 @@ async def test_a_joining_or_returning_viewer_sees_the_recent_messages(duel, alic
     spectators = chat_service.Where(Room.SPECTATORS, table_id=duel.pk)
     await sync_to_async(chat_service.post)(spectators, carol, text="go bob")
     ws, _ = await connect(duel.pk, carol)
+    await sync(ws)
     logs = "".join(await collect(ws, 0.5))
     assert [m.group(2) for m in MESSAGE.finditer(logs)] == ["alice", "bob", "carol"]
     await ws.disconnect()
@@ -373,6 +382,7 @@ async def test_a_tournament_page_has_a_room(alice, bob):
         ]
         ws = WebsocketCommunicator(application, f"/ws/chat/tournament/{tournament.pk}/", headers)
         assert (await ws.connect(timeout=5))[0]
+        await sync(ws)
         await next_with(ws, 'id="chat-log-tournament"')
         return ws
 

@@ -31,7 +31,9 @@ from games.services.errors import ServiceError
 log = logging.getLogger(__name__)
 
 #: The message types this module takes (everything else is the table's).
-TYPES = frozenset({"chat", "chat-mute", "chat-unmute", "chat-report", "chat-free-text"})
+TYPES = frozenset(
+    {"chat", "chat-sync", "chat-mute", "chat-unmute", "chat-report", "chat-free-text"}
+)
 
 
 class ChatMixin(AsyncWebsocketConsumer):
@@ -49,8 +51,10 @@ class ChatMixin(AsyncWebsocketConsumer):
         return database_sync_to_async(fn)
 
     async def chat_join(self, wheres: list[chat_service.Where], viewer: chat_draw.Viewer) -> None:
-        """Join the rooms' groups and send their recent messages (the page may
-        have been drawn long ago, or this is a reconnect)."""
+        """Join the rooms' groups. The page asks for the recent messages once its
+        socket is open (``chat-sync``: the page may have been drawn a while ago,
+        or this is a reconnect), so the table's first frame stays the first
+        message on every connect."""
         self.chat_wheres = wheres
         self.chat_viewer = viewer
         self.chat_groups = [chat_deliver.room_group(w, self.language) for w in wheres]
@@ -59,7 +63,6 @@ class ChatMixin(AsyncWebsocketConsumer):
         layer = self.channel_layer
         for group in self.chat_groups:
             await layer.group_add(group, self.channel_name)
-        await self.chat_resend()
 
     async def chat_leave(self) -> None:
         layer = self.channel_layer
@@ -93,8 +96,11 @@ class ChatMixin(AsyncWebsocketConsumer):
     async def chat_receive(self, data: dict[str, Any]) -> bool:
         """Handle ``data`` if it is the chat's (True), else leave it (False)."""
         kind = data.get("type")
-        if kind not in TYPES or not hasattr(self, "chat_wheres"):
+        if not isinstance(kind, str) or kind not in TYPES or not hasattr(self, "chat_wheres"):
             return False
+        if kind == "chat-sync":
+            await self.chat_resend()
+            return True
         user = self.scope.get("user")
         try:
             notice = await self.chat_in_db(self._chat_act)(kind, data, user)
