@@ -10,7 +10,8 @@ The rules (issue 25; docs/site.md#table-chat):
   (or the tournament's) switched free text off (:class:`ChatPolicy`).
 - Text only: cleaned of control characters, at most :data:`MAX_TEXT` characters;
   it is escaped wherever it is drawn and never made into a link.
-- Each person has a burst and a sustained limit (:func:`limits`); a silenced
+- Each person has a burst and a sustained limit (:func:`limits`; every attempt
+  counts, and the limits are checked before anything else); a silenced
   person (:class:`ChatSilence`) cannot post; a signed-out visitor never posts.
 - The players' room belongs to the match record; the spectators' and tournament
   rooms are kept :data:`KEEP_ROOMS` (:func:`purge_expired` deletes them).
@@ -173,6 +174,12 @@ def is_player(table_id: int, user: Any) -> bool:
 def post(where: Where, user: Any, *, phrase: object = None, text: object = None) -> ChatMessage:
     """Say a quick phrase (its id) or free text in ``where``; refuses with a
     :class:`ServiceError` (nothing stored) when the rules above say no."""
+    if user is None or not user.is_authenticated:
+        raise ServiceError(_("Log in to chat."))
+    # The limits first, from the cache alone: a flood is refused before any
+    # database read. Every attempt counts, refused or not.
+    _check_rate(user)
+    _count(user)
     _check_may_post(user)
     chosen = phrase not in (None, "")
     said = {"phrase": _phrase(phrase)} if chosen else {"text": clean_text(text)}
@@ -208,8 +215,6 @@ def post(where: Where, user: Any, *, phrase: object = None, text: object = None)
                     "Free text opens between deals."
                 )
             )
-    _check_rate(user)
-    _count(user)
     return ChatMessage.objects.create(
         room=where.room,
         table_id=where.table_id,

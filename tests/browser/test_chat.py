@@ -33,7 +33,8 @@ def room_text(page, room: str) -> str:
 def wait_for_text(page, room: str, text: str) -> None:
     page.wait_for_function(
         "([room, text]) => { const log = document.querySelector("
-        "`[data-chat-room='${room}'] .chat-log`); return !!log && log.textContent.includes(text); }",
+        "`[data-chat-room='${room}'] .chat-log`);"
+        " return !!log && log.textContent.includes(text); }",
         arg=[room, text],
     )
 
@@ -66,11 +67,11 @@ def test_two_players_and_a_spectator_talk_each_in_their_language(new_page, site_
     assert carla.locator('[data-chat-room="spectators"]').is_visible()
 
     # During the deal a player has the quick phrases, not the free-text form.
-    assert ann.locator('form[data-chat-form]').is_hidden()
+    assert ann.locator("form[data-chat-form]").is_hidden()
     ann.locator('button[data-phrase="good-luck"]').click()
     wait_for_text(ann, "players", "Bonne chance !")
     wait_for_text(boris, "players", "Удачи!")
-    wait_for_text(carla, "players", "Հաջողությո՛ւն։")
+    wait_for_text(carla, "players", "Հաջողությո՛ւն\u0589")
     author = ann.locator("[data-chat-message]").first.get_attribute("data-author")
     assert author and author.startswith("ann")
     # Each new message is said once by the polite live region.
@@ -102,7 +103,7 @@ def test_two_players_and_a_spectator_talk_each_in_their_language(new_page, site_
     assert chat_box["y"] + chat_box["height"] <= hand_box["y"] + 1
     boris.locator('button[data-phrase="thanks"]').click()
     wait_for_text(ann, "players", "Merci !")
-    wait_for_text(carla, "players", "Շնորհակալությո՛ւն։")
+    wait_for_text(carla, "players", "Շնորհակալությո՛ւն\u0589")
     shot(boris, "phone-player-open")
     # Mute and report are offered on others' messages, not on one's own.
     assert ann.locator('[data-chat-message] [data-action="mute"]').count() == 1

@@ -210,9 +210,19 @@ async def test_text_is_escaped_and_links_stay_text(duel, carol, make_user):
         await ws.disconnect()
 
 
-async def test_a_flood_is_refused_and_disturbs_nothing_else(duel, alice, bob, settings):
+async def test_a_flood_is_refused_and_disturbs_nothing_else(
+    duel, alice, bob, settings, monkeypatch
+):
     settings.BLOT_CHAT_BURST = (5, 60)
     settings.BLOT_CHAT_SUSTAINED = (30, 600)
+    asked = []
+    post = chat_service.post
+
+    def counting_post(*args, **kwargs):
+        asked.append(1)
+        return post(*args, **kwargs)
+
+    monkeypatch.setattr(chat_service, "post", counting_post)
     a = await joined(duel.pk, alice)
     b = await joined(duel.pk, bob)
     for _ in range(40):
@@ -225,6 +235,8 @@ async def test_a_flood_is_refused_and_disturbs_nothing_else(duel, alice, bob, se
     table = await sync_to_async(Table.objects.get)(pk=duel.pk)
     assert table.version == duel.version
     assert await sync_to_async(ChatMessage.objects.count)() == 5
+    # The 35 refusals were made by the socket itself: none reached the service.
+    assert len(asked) == 5
     # The game goes on: the player to act still plays.
     live = await sync_to_async(live_of)(duel)
     mover = {0: a, 1: b}[live.engine.to_act]

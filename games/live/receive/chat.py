@@ -13,6 +13,8 @@ service's (:mod:`games.services.chat`); a refusal goes to the sender alone, in
 from __future__ import annotations
 
 import logging
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -101,6 +103,15 @@ class ChatMixin(AsyncWebsocketConsumer):
         if kind == "chat-sync":
             await self.chat_resend()
             return True
+        if self._chat_flooding():
+            # Refused here, in the event loop: a flood from one socket costs no
+            # database or cache trip (the service's limits hold across sockets).
+            with translation.override(self.language):
+                refused = translation.gettext(
+                    "You are sending messages too fast. Wait a few seconds."
+                )
+            await self.send(text_data=str(chat_draw.refusal_fragment(refused)))
+            return True
         user = self.scope.get("user")
         try:
             notice = await self.chat_in_db(self._chat_act)(kind, data, user)
@@ -115,6 +126,19 @@ class ChatMixin(AsyncWebsocketConsumer):
             return True
         await self.send(text_data=notice)
         return True
+
+    def _chat_flooding(self) -> bool:
+        """Whether this connection has used up the burst limit (one more would
+        go over it); each chat action counts."""
+        burst, _sustained = chat_service.limits()
+        now = time.monotonic()
+        sent = self.__dict__.setdefault("_chat_sent", deque())
+        while sent and now - sent[0] >= burst.seconds:
+            sent.popleft()
+        if len(sent) >= burst.count:
+            return True
+        sent.append(now)
+        return False
 
     def _chat_act(self, kind: str, data: dict[str, Any], user: Any) -> str:
         """Do what the message asks (in a database thread); the sender's answer."""
