@@ -437,3 +437,20 @@ def tournament_table_ids(tournament_id: int) -> list[int]:
             "table_id", flat=True
         )
     )
+
+
+def muted_people(user: Any) -> list[tuple[str, str]]:
+    """``(username, display name)`` of everyone ``user`` muted, by name."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    rows = (
+        ChatMute.objects.filter(muter=user)
+        .select_related("muted__player")
+        .order_by("muted__player__display_name")
+    )
+    return [(m.muted.get_username(), _shown_name(m.muted)) for m in rows]
+
+
+def _shown_name(user: Any) -> str:
+    player = getattr(user, "player", None)
+    return player.display_name if player is not None else user.get_username()

@@ -129,6 +129,12 @@
   }
   document.addEventListener("htmx:wsAfterMessage", dedupe);
 
+  // The live region keeps only its last few sentences (each was read once).
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var said = document.getElementById("chat-announcer");
+    while (said && said.children.length > 10) said.firstElementChild.remove();
+  });
+
   window.addEventListener("resize", fit);
   window.addEventListener("scroll", fit, { passive: true });
   document.addEventListener("DOMContentLoaded", function () { phase(); scrollAll(); });

@@ -273,6 +273,7 @@ async def test_muting_hides_a_person_for_the_muter_everywhere(duel, alice, bob):
     for ws in (b, b2):
         log = await next_with(ws, 'id="chat-log-players" class="chat-log" hx-swap-oob="true"')
         assert "first" not in log
+        assert 'data-action="unmute"' in log and "Unmute alice" in log
     await say(a, room="players", text="second")
     await next_with(a, "second")
     for ws in (b, b2):

@@ -163,7 +163,9 @@ def controls_html(
     return drawing.draw("live/chat/_controls.html", context)
 
 
-def panel_html(wheres: list[Where], viewer: Viewer, *, next_url: str) -> SafeString:
+def panel_html(
+    wheres: list[Where], viewer: Viewer, *, next_url: str, user: Any = None
+) -> SafeString:
     """The whole chat: each room's recent messages and controls (page load)."""
     free_text = chat_service.free_text_on(wheres[0])
     rooms = []
@@ -181,7 +183,17 @@ def panel_html(wheres: list[Where], viewer: Viewer, *, next_url: str) -> SafeStr
         )
     # A spectator starts in their own room (the one they may write in).
     shown = Room.SPECTATORS if len(rooms) > 1 else rooms[0]["room"]
-    return drawing.draw("live/chat/_panel.html", {"rooms": rooms, "shown": shown})
+    muted = muted_html(user, oob=False)
+    return drawing.draw("live/chat/_panel.html", {"rooms": rooms, "shown": shown, "muted": muted})
+
+
+def muted_html(user: Any, *, oob: bool) -> SafeString:
+    """Buttons to unmute each person the reader muted (none for a visitor)."""
+    people = [
+        {"name": name, "vals": _vals({"type": "chat-unmute", "author": username})}
+        for username, name in chat_service.muted_people(user)
+    ]
+    return drawing.draw("live/chat/_muted.html", {"people": people, "oob": oob})
 
 
 def _room_label(room: str) -> str:
@@ -237,14 +249,13 @@ def table_chat(table_id: int, user: Any, seat: int | None) -> tuple[list[Where],
 def table_panel(table_id: int, user: Any, seat: int | None, next_url: str) -> SafeString:
     """The chat beside a table's page, for ``user`` at ``seat`` (None: watching)."""
     wheres, viewer = table_chat(table_id, user, seat)
-    return panel_html(wheres, viewer, next_url=next_url)
+    return panel_html(wheres, viewer, next_url=next_url, user=user)
 
 
 def tournament_panel(tournament_id: int, user: Any, organiser: bool, next_url: str) -> SafeString:
     viewer = Viewer.of(user, may_switch=organiser)
-    return panel_html(
-        [Where(Room.TOURNAMENT, tournament_id=tournament_id)], viewer, next_url=next_url
-    )
+    where = Where(Room.TOURNAMENT, tournament_id=tournament_id)
+    return panel_html([where], viewer, next_url=next_url, user=user)
 
 
 def match_chat_html(match_id: int, user: Any) -> SafeString:

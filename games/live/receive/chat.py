@@ -93,6 +93,8 @@ class ChatMixin(AsyncWebsocketConsumer):
                         where, viewer, free_text=free_text, next_url=self.chat_next_url, oob=True
                     )
                 )
+            if logs:
+                parts.append(chat_draw.muted_html(self.scope.get("user"), oob=True))
             return "".join(parts)
 
     async def chat_receive(self, data: dict[str, Any]) -> bool:
