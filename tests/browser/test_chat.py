@@ -127,3 +127,35 @@ def test_two_players_and_a_spectator_talk_each_in_their_language(new_page, site_
     chat_box = ann.locator("[data-chat]").bounding_box()
     felt_box = ann.locator("#table-root .felt").bounding_box()
     assert chat_box["x"] >= felt_box["x"] + felt_box["width"]
+
+
+def test_a_tournament_page_has_its_own_room(new_page, site_db):
+    organiser = new_page(DESKTOP)
+    sign_up(organiser, "Olga")
+    organiser.goto("/tournaments/new/")
+    form = organiser.locator("#tournament-form")
+    form.locator("input[name=name]").fill("Chat Cup")
+    form.locator("select[name=variant]").select_option("open_blot")
+    form.get_by_role("button", name="Create the tournament").click()
+    organiser.wait_for_url(re.compile(r"/tournaments/\d+/$"))
+    path = re.search(r"/tournaments/\d+/$", organiser.url).group(0)
+
+    guest = new_page(PHONE)
+    sign_up(guest, "Gia")
+    switch_language(guest, "ka")
+    guest.goto(path)
+    guest.wait_for_function("() => window.__blot && window.__blot.opened > 0")
+    organiser.wait_for_function("() => window.__blot && window.__blot.opened > 0")
+    room = organiser.locator('[data-chat-room="tournament"]')
+    room.locator('button[data-phrase="good-luck"]').click()
+    wait_for_text(guest, "tournament", "წარმატებები!")
+    toggle = guest.locator("#chat-toggle")
+    assert toggle.locator("[data-chat-unread]").inner_text() == "1"
+    toggle.click()
+    guest.locator('[data-chat-room="tournament"] input[name=text]').fill("გამარჯობა ყველას")
+    guest.locator('[data-chat-room="tournament"] form[data-chat-form] button').click()
+    wait_for_text(organiser, "tournament", "გამარჯობა ყველას")
+    # The live region is for screen readers only.
+    assert organiser.locator("#chat-announcer").bounding_box()["height"] <= 1
+    shot(organiser, "desktop-tournament")
+    shot(guest, "phone-tournament")
