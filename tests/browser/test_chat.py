@@ -108,6 +108,18 @@ def test_two_players_and_a_spectator_talk_each_in_their_language(new_page, site_
     # Mute and report are offered on others' messages, not on one's own.
     assert ann.locator('[data-chat-message] [data-action="mute"]').count() == 1
     assert ann.locator('[data-chat-message] [data-action="report"]').count() == 1
+    # Reporting says thank you; muting hides Boris for Ann until she unmutes him.
+    ann.locator('[data-chat-message] [data-action="report"]').click()
+    ann.wait_for_selector("#chat-refusal.chat-notice")
+    ann.locator('[data-chat-message] [data-action="mute"]').click()
+    ann.wait_for_function(
+        "() => !document.getElementById('chat-log-players').textContent.includes('Merci')"
+    )
+    unmute = ann.locator('[data-action="unmute"]')
+    assert unmute.count() == 1
+    unmute.click()
+    wait_for_text(ann, "players", "Merci !")
+    assert ann.locator('[data-action="unmute"]').count() == 0
     shot(ann, "desktop-player")
 
     # Nothing of the spectators' room ever reached a player's page.
