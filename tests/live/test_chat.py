@@ -408,3 +408,28 @@ async def test_a_tournament_page_has_a_room(alice, bob):
     assert "Free text is switched off" in await next_with(b, "data-chat-refusal")
     for ws in (a, b):
         await ws.disconnect()
+
+
+async def test_malformed_chat_messages_are_refused_quietly(duel, alice, caplog, settings):
+    settings.BLOT_CHAT_BURST = (100, 60)
+    await sync_to_async(between_deals)(duel)
+    a = await joined(duel.pk, alice)
+    hostile = [
+        {"type": "chat", "room": ["players"], "text": "x"},
+        {"type": "chat", "room": "players", "text": {"a": 1}},
+        {"type": "chat", "room": "players", "phrase": ["hello"]},
+        {"type": "chat", "room": "players", "phrase": "my-hand-is-hearts"},
+        {"type": "chat-report", "message": "9" * 40},
+        {"type": "chat-report", "message": None},
+        {"type": "chat-mute", "author": {"$ne": ""}},
+        {"type": "chat-mute", "author": "alice"},
+        {"type": "chat-free-text", "on": [1]},
+    ]
+    with caplog.at_level("WARNING"):
+        for data in hostile:
+            await a.send_to(text_data=json.dumps(data))
+            refusal = await next_with(a, "chat-refusal")
+            assert "data-chat-refusal" in refusal and "too fast" not in refusal
+    assert [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")] == []
+    assert await sync_to_async(ChatMessage.objects.count)() == 0
+    await a.disconnect()

@@ -165,7 +165,10 @@ class ChatMixin(AsyncWebsocketConsumer):
                         )
                     )
                 )
-            on = str(data.get("on")) in ("1", "true", "True")
+            raw = data.get("on")
+            if raw not in ("1", "0", 1, 0, True, False):
+                raise ServiceError(translation.gettext("That is not a chat setting."))
+            on = raw in ("1", 1, True)
             chat_service.set_free_text(self.chat_wheres[0], user, on)
             return str(chat_draw.cleared_refusal())
 
