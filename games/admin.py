@@ -3,22 +3,30 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
-from django.utils.html import format_html
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.forms import RuleSetAdminForm
 from games.models import (
+    ChatMessage,
+    ChatPolicy,
+    ChatReport,
+    ChatSilence,
     Deal,
     Entrant,
     Match,
     MatchEvent,
     Pairing,
     Participant,
+    Phrase,
     Player,
     RuleSetConfig,
     ScoreRow,
@@ -27,6 +35,7 @@ from games.models import (
     Tournament,
 )
 from games.services import ServiceError
+from games.services import chat as chat_services
 from games.services import tournaments as tournament_services
 
 if TYPE_CHECKING:
@@ -305,3 +314,113 @@ class EntrantAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # removing goes through the action: it records the forfeits
+
+
+# Chat moderation (issue 25): reports with their context, deleting a message for
+# everyone (live), silencing a person for a time.
+
+_SILENCES = {"silence_1h": timedelta(hours=1), "silence_24h": timedelta(hours=24)}
+
+
+def _silence(request: HttpRequest, user_ids: set[int], span: timedelta) -> None:
+    until = timezone.now() + span
+    for user_id in user_ids:
+        chat_services.silence(user_id, until, request.user, reason=gettext("From the admin"))
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "room", "table", "tournament", "author", "said", "deleted_at")
+    list_filter = ("room", ("deleted_at", admin.EmptyFieldListFilter))
+    search_fields = ("text", "author__username")
+    list_select_related = ("author",)
+    readonly_fields = [f.name for f in ChatMessage._meta.fields]
+    actions = ["delete_for_everyone", "silence_1h", "silence_24h"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description=_("said"))
+    def said(self, obj: ChatMessage) -> str:
+        return obj.text or str(Phrase(obj.phrase).label)
+
+    @admin.action(description=_("Delete for everyone (taken off every open page)"))
+    def delete_for_everyone(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
+        n = chat_services.delete_messages(list(queryset.values_list("pk", flat=True)), request.user)
+        said = ngettext("%(n)s message deleted.", "%(n)s messages deleted.", n) % {"n": n}
+        self.message_user(request, said)
+
+    @admin.action(description=_("Silence their authors for an hour"))
+    def silence_1h(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
+        authors = set(queryset.values_list("author_id", flat=True))
+        _silence(request, authors, _SILENCES["silence_1h"])
+
+    @admin.action(description=_("Silence their authors for a day"))
+    def silence_24h(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
+        authors = set(queryset.values_list("author_id", flat=True))
+        _silence(request, authors, _SILENCES["silence_24h"])
+
+
+@admin.register(ChatReport)
+class ChatReportAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "reported_user", "reported_text", "reporter", "where", "handled")
+    list_filter = ("handled",)
+    search_fields = ("reported_text", "reported_user__username", "reporter__username")
+    readonly_fields = (
+        "message",
+        "reporter",
+        "reported_user",
+        "reported_text",
+        "where",
+        "created_at",
+        "context_shown",
+    )
+    exclude = ("context",)
+    actions = ["delete_reported", "silence_reported_24h", "mark_handled"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description=_("what was said"))
+    def context_shown(self, obj: ChatReport) -> str:
+        lines = format_html_join(
+            "\n",
+            "<li>{} <b>{}</b>: {}</li>",
+            ((c.get("at", ""), c.get("author", ""), c.get("said", "")) for c in obj.context),
+        )
+        return format_html("<ol>{}</ol>", lines)
+
+    @admin.action(description=_("Delete the reported messages for everyone"))
+    def delete_reported(self, request: HttpRequest, queryset: QuerySet[ChatReport]) -> None:
+        ids = [i for i in queryset.values_list("message_id", flat=True) if i is not None]
+        chat_services.delete_messages(ids, request.user)
+        queryset.update(handled=True)
+
+    @admin.action(description=_("Silence the reported people for a day"))
+    def silence_reported_24h(self, request: HttpRequest, queryset: QuerySet[ChatReport]) -> None:
+        users = set(queryset.values_list("reported_user_id", flat=True))
+        _silence(request, users, _SILENCES["silence_24h"])
+        queryset.update(handled=True)
+
+    @admin.action(description=_("Mark as handled"))
+    def mark_handled(self, request: HttpRequest, queryset: QuerySet[ChatReport]) -> None:
+        queryset.update(handled=True)
+
+
+@admin.register(ChatSilence)
+class ChatSilenceAdmin(admin.ModelAdmin):
+    list_display = ("user", "until", "reason", "created_by", "created_at")
+    search_fields = ("user__username",)
+    fields = ("user", "until", "reason")
+    raw_id_fields = ("user",)
+
+    def save_model(self, request: HttpRequest, obj: ChatSilence, form: Any, change: bool) -> None:
+        if not change:
+            obj.created_by = request.user  # type: ignore[assignment]
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(ChatPolicy)
+class ChatPolicyAdmin(admin.ModelAdmin):
+    list_display = ("table", "tournament", "free_text")
+    raw_id_fields = ("table", "tournament")

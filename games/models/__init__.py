@@ -1,5 +1,14 @@
 """Models of the games app, one module per concern."""
 
+from games.models.chat import (
+    ChatMessage,
+    ChatMute,
+    ChatPolicy,
+    ChatReport,
+    ChatSilence,
+    Phrase,
+    Room,
+)
 from games.models.matches import Deal, Match, Participant, ScoreRow
 from games.models.players import Player
 from games.models.presence import Presence
@@ -10,6 +19,11 @@ from games.models.tournaments import Entrant, Kind, Pairing, Tournament, Tournam
 
 __all__ = [
     "BotLevel",
+    "ChatMessage",
+    "ChatMute",
+    "ChatPolicy",
+    "ChatReport",
+    "ChatSilence",
     "Deal",
     "Entrant",
     "Kind",
@@ -17,9 +31,11 @@ __all__ = [
     "MatchEvent",
     "Pairing",
     "Participant",
+    "Phrase",
     "Player",
     "Presence",
     "Rematch",
+    "Room",
     "RuleSetConfig",
     "ScoreRow",
     "Seat",

@@ -36,3 +36,16 @@ def announce_to_user(user_id: int, event: str, data: dict[str, object] | None = 
     transaction.on_commit(
         lambda: user_notified.send(sender=None, user_id=user_id, event=event, data=payload)
     )
+
+
+#: Sent after commit with ``event`` (``"removed"``: a moderator deleted a message;
+#: ``"muted"``: someone muted or unmuted a person; ``"policy"``: free text was
+#: switched on or off) and ``data`` (plain values). The live layer updates every
+#: open chat (games/live/deliver/chat.py).
+chat_changed = Signal()
+
+
+def announce_chat(event: str, data: dict[str, object]) -> None:
+    """Tell the open chats about ``event`` once the transaction has committed."""
+    payload = dict(data)
+    transaction.on_commit(lambda: chat_changed.send(sender=None, event=event, data=payload))

@@ -8,7 +8,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from games import access
-from games.models import Deal
+from games.live.draw.chat import match_chat_html
+from games.models import Deal, Match
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -22,6 +23,9 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "deals": list(match.deals.order_by("number")),
         "events": _events(match, participants),
     }
+    if match.status == Match.Status.FINISHED:
+        # The players' room is part of the match record (issue 25).
+        context["chat_html"] = match_chat_html(match.pk, request.user)
     return render(request, "games/match.html", context)
 
 

@@ -11,6 +11,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from games import access
 from games.forms import TableCreateForm, VariantForm
+from games.live.draw.chat import table_panel
 from games.live.draw.render import live_socket_url, render_table
 from games.models import Table, Variant
 from games.ratelimit import client_address
@@ -25,9 +26,7 @@ from games.views.requests import HtmxRequest, SignedInRequest
 def table_create(request: SignedInRequest) -> HttpResponse:
     source = request.POST if request.method == "POST" else request.GET
     variant_form = VariantForm(source or None, initial={"variant": Variant.BELOTE})
-    variant = (
-        variant_form.cleaned_data["variant"] if variant_form.is_valid() else Variant.BELOTE
-    )
+    variant = variant_form.cleaned_data["variant"] if variant_form.is_valid() else Variant.BELOTE
     # "New table" at a finished match links here with that table's settings.
     prefill = {k: v for k, v in request.GET.items() if k != "variant"}
     form = TableCreateForm(variant, request.POST or None, initial=prefill)
@@ -71,6 +70,8 @@ def _table_page(request: HtmxRequest, table: Table, token: str | None) -> HttpRe
         # The live table: the same rendering the WebSocket sends on every change.
         context["live_html"] = render_table(table, my_seat.index if my_seat else None)
         context["ws_url"] = live_socket_url(table, token)
+        seat = my_seat.index if my_seat else None
+        context["chat_html"] = table_panel(table.pk, user, seat, request.get_full_path())
     return render(request, "games/table.html", context)
 
 

@@ -17,6 +17,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from engine.tournament import BracketMatch
 from games.forms import RegisterForm, TournamentCreateForm, TournamentFilterForm
+from games.live.draw.chat import tournament_panel
 from games.models import Entrant, Kind, Pairing, Tournament
 from games.services import ServiceError
 from games.services import tournaments as svc
@@ -182,7 +183,12 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         and (tournament.created_by_id == request.user.pk or request.user.is_staff)
     ):
         raise Http404  # a draft is the organiser's alone
-    return render(request, "tournaments/detail.html", _context(request, tournament))
+    context = _context(request, tournament)
+    # The page's room (issue 25), kept current over its own small socket.
+    user = request.user
+    organiser = user.is_authenticated and (user.is_staff or tournament.created_by_id == user.pk)
+    context["chat_html"] = tournament_panel(tournament.pk, user, organiser, request.get_full_path())
+    return render(request, "tournaments/detail.html", context)
 
 
 def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:

@@ -43,6 +43,7 @@ from games.live.submit.play import Refused, current, submit
 from games.models import Deal, Match, Table
 from games.runtime import shutdown
 from games.runtime.lograte import RateLimitedLog
+from games.services.chat import purge_expired as purge_expired_chat
 from games.services.matches import deal_next
 from games.services.tournaments import advance_due
 
@@ -344,6 +345,7 @@ class Conductor:
     async def _pass(self, tasks: set[asyncio.Task[None]]) -> None:
         if time.monotonic() - self._last_cleanup > CLEANUP_EVERY_S:
             await self._in_db(presence.forget_old)  # connection rows closed long ago
+            await self._in_db(purge_expired_chat)  # spectators' rooms past their keeping time
             self._last_cleanup = time.monotonic()
         room = self.max_in_flight - len(self.in_flight)
         if room <= 0:

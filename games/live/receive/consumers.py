@@ -16,12 +16,11 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils import translation
 
@@ -29,8 +28,10 @@ from games.i18n import scope_language
 from games.live.conduct import conductor
 from games.live.deliver import notify
 from games.live.deliver.layerwatch import LayerWatch
+from games.live.draw import chat as chat_draw
 from games.live.draw import frames, render
 from games.live.receive.access import viewer_seat
+from games.live.receive.chat import ChatMixin
 from games.live.store import presence
 from games.live.submit.play import Refused, action_from_client, parse_client_message, submit
 
@@ -56,12 +57,15 @@ def in_db(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
     return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=_db_pool)
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(ChatMixin):
     table_id: int
     seat: int | None
     group: str
     viewpoint: str
     sent_version: int = -1
+
+    def chat_in_db(self, fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+        return in_db(fn)
 
     async def dispatch(self, message: dict) -> None:
         """Run the message's handler. Channels would first close stale database
@@ -101,11 +105,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         user_id = user.pk if user is not None and user.is_authenticated else None
         presence.live_set.open(self.channel_name, self.table_id, user_id, seat)
         await self.send_table()
+        # The chat beside the table (issue 25): its own groups, never in a frame.
+        self.chat_next_url = f"/tables/{self.table_id}/"
+        await self.chat_join(*await in_db(chat_draw.table_chat)(self.table_id, user, seat))
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "viewpoint"):
             return
         presence.live_set.close(self.channel_name)
+        await self.chat_leave()
         for group in (self.group, self.viewpoint):
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -123,6 +131,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             data = parse_client_message(text_data if text_data is not None else bytes_data or b"")
             if data.get("type") == "refresh":
                 await self._show_truth()
+                return
+            if await self.chat_receive(data):
                 return
             if self.seat is None:
                 raise Refused(render.SPECTATORS_CANNOT_PLAY)
