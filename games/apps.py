@@ -11,4 +11,7 @@ class GamesConfig(AppConfig):
         # Imported for what importing connects: the profile signal, and the live
         # layer's listener for the services' "this table changed".
         from games import signals  # noqa: F401
-        from games.live.deliver import notify  # noqa: F401
+        from games.live.deliver import (
+            notify,  # noqa: F401
+            person,  # noqa: F401
+        )

@@ -5,13 +5,16 @@ from games.models.players import Player
 from games.models.presence import Presence
 from games.models.rulesets import RuleSetConfig
 from games.models.seating import MatchEvent, Rematch
+from games.models.social import Challenge, Follow
 from games.models.tables import BotLevel, Seat, Table, Variant
 from games.models.tournaments import Entrant, Kind, Pairing, Tournament, TournamentRound
 
 __all__ = [
     "BotLevel",
+    "Challenge",
     "Deal",
     "Entrant",
+    "Follow",
     "Kind",
     "Match",
     "MatchEvent",

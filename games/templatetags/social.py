@@ -1,0 +1,51 @@
+"""What every page shows a signed-in person of their challenges and tournament
+matches, drawn by the same code the person's socket pushes
+(``games.live.draw.notices``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.safestring import SafeString, mark_safe
+
+from games.forms.social import ChallengeForm
+from games.live.draw import notices
+from games.services import social
+
+register = template.Library()
+
+
+def _user(context: template.Context) -> Any:
+    return context.get("user")
+
+
+@register.simple_tag(takes_context=True)
+def person_notices(context: template.Context) -> SafeString:
+    user = _user(context)
+    if user is None or not user.is_authenticated:
+        return mark_safe("")
+    html, _next = notices.challenges_html(user, csrf_token=context.get("csrf_token", ""))
+    return mark_safe(html)
+
+
+@register.simple_tag(takes_context=True)
+def your_matches(context: template.Context) -> SafeString:
+    user = _user(context)
+    if user is None or not user.is_authenticated:
+        return mark_safe("")
+    return mark_safe(notices.your_matches_html(user))
+
+
+@register.inclusion_tag("social/_player_actions.html", takes_context=True)
+def player_social(context: template.Context, person: Any) -> dict[str, object]:
+    """Follow / unfollow and the challenge form, on another player's page."""
+    viewer = _user(context)
+    return {
+        "viewer": viewer,
+        "person": person,
+        "following": social.is_following(viewer, person),
+        "form": ChallengeForm(),
+        "csrf_token": context.get("csrf_token", ""),
+        "request": context.get("request"),
+    }
