@@ -49,3 +49,13 @@ def player_social(context: template.Context, person: Any) -> dict[str, object]:
         "csrf_token": context.get("csrf_token", ""),
         "request": context.get("request"),
     }
+
+
+@register.filter
+def person_name(user: Any) -> str:
+    """A person as others see them: their display name (their username before
+    they have a profile); nobody: empty."""
+    if user is None:
+        return ""
+    player = getattr(user, "player", None)
+    return player.display_name if player is not None else user.get_username()
