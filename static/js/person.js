@@ -23,14 +23,18 @@
     if (window.location.pathname !== url) window.location.assign(url);
   });
 
+  // html[data-person-socket] says whether pushes can arrive ("open" / "closed").
   document.addEventListener("htmx:wsOpen", function (event) {
-    if (fromPersonSocket(event)) attempts = 0;
+    if (!fromPersonSocket(event)) return;
+    attempts = 0;
+    document.documentElement.setAttribute("data-person-socket", "open");
   });
 
   // A server restart closes with 1000/1001: the extension does not come back by
   // itself then; the first message after reconnecting redraws every notice.
   document.addEventListener("htmx:wsClose", function (event) {
     if (!fromPersonSocket(event)) return;
+    document.documentElement.setAttribute("data-person-socket", "closed");
     var code = event.detail.event ? event.detail.event.code : 1006;
     var wrapper = event.detail.socketWrapper;
     if (code === SIGNED_OUT || EXTENSION_RETRIES.indexOf(code) >= 0 || !wrapper) return;
