@@ -27,6 +27,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine.rules import BELOTE, SEATS
 from games import ratelimit
@@ -176,9 +177,12 @@ def create_challenge(
             )
         if sent.count() >= MAX_PENDING_SENT:
             raise ServiceError(
-                _(
+                ngettext(
+                    "You have %(count)d challenge waiting for an answer, the most allowed. "
+                    "Please cancel it or wait for the answer.",
                     "You have %(count)d challenges waiting for an answer, the most allowed. "
-                    "Please cancel one or wait for the answers."
+                    "Please cancel one or wait for the answers.",
+                    MAX_PENDING_SENT,
                 )
                 % {"count": MAX_PENDING_SENT}
             )
