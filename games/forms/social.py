@@ -34,8 +34,10 @@ class ChallengeForm(forms.Form):
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["format"].choices = _format_choices()
-        self.fields["format"].initial = str(MatchFormat.default(BELOTE))
+        fmt = self.fields["format"]
+        assert isinstance(fmt, forms.ChoiceField)
+        fmt.choices = _format_choices()
+        fmt.initial = str(MatchFormat.default(BELOTE))
         self.fields["rated"].widget.attrs["value"] = "1"
 
     def clean(self) -> dict[str, object]:

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -48,14 +48,15 @@ FILL_LEVEL = BotLevel.NORMAL
 #: How long a declined or expired challenge stays in its challenger's notices.
 OUTCOME_SHOWN = timedelta(days=1)
 
-User = AbstractBaseUser
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 
 def ttl() -> timedelta:
     return timedelta(seconds=getattr(settings, "BLOT_CHALLENGE_TTL_S", TTL_S))
 
 
-def _signed_in(user: User | None, message: str) -> User:
+def _signed_in(user: User | AnonymousUser | None, message: str) -> User:
     if user is None or not user.is_authenticated:
         raise ServiceError(message)
     return user
@@ -78,7 +79,7 @@ def find_person(name: str) -> User | None:
 # --- following -------------------------------------------------------------------------
 
 
-def follow(user: User | None, other: User) -> Follow:
+def follow(user: User | AnonymousUser | None, other: User) -> Follow:
     """``user`` follows ``other`` (again: nothing changes)."""
     user = _signed_in(user, _("Log in to follow players."))
     if user.pk == other.pk:
@@ -91,14 +92,14 @@ def follow(user: User | None, other: User) -> Follow:
     return row
 
 
-def unfollow(user: User | None, other: User) -> bool:
+def unfollow(user: User | AnonymousUser | None, other: User) -> bool:
     """Stop following; whether ``user`` was following ``other``."""
     user = _signed_in(user, _("Log in to follow players."))
     deleted, _rows = Follow.objects.filter(follower=user, followed=other).delete()
     return bool(deleted)
 
 
-def is_following(user: User | None, other: User) -> bool:
+def is_following(user: User | AnonymousUser | None, other: User) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return Follow.objects.filter(follower=user, followed=other).exists()
@@ -136,7 +137,7 @@ def _pending(now: datetime) -> Q:
 
 
 def create_challenge(
-    challenger: User | None,
+    challenger: User | AnonymousUser | None,
     challenged: User | None,
     *,
     variant: str,
@@ -227,7 +228,7 @@ def _answerer(challenge: Challenge, user: User) -> str:
     raise ServiceError(_("This challenge is not addressed to you."))
 
 
-def accept(challenge_id: int, user: User | None) -> Challenge:
+def accept(challenge_id: int, user: User | AnonymousUser | None) -> Challenge:
     """``user`` accepts. Once everyone named has, the table opens with them all
     seated and everyone is sent to it; ``challenge.table`` is set then."""
     user = _signed_in(user, _("Log in to answer a challenge."))
@@ -260,7 +261,7 @@ def accept(challenge_id: int, user: User | None) -> Challenge:
     return challenge
 
 
-def decline(challenge_id: int, user: User | None) -> Challenge:
+def decline(challenge_id: int, user: User | AnonymousUser | None) -> Challenge:
     """``user`` (the challenged player or the partner) declines; the challenger
     is told."""
     user = _signed_in(user, _("Log in to answer a challenge."))
@@ -276,7 +277,7 @@ def decline(challenge_id: int, user: User | None) -> Challenge:
     return challenge
 
 
-def cancel(challenge_id: int, user: User | None) -> Challenge:
+def cancel(challenge_id: int, user: User | AnonymousUser | None) -> Challenge:
     """The challenger takes a challenge back before it is accepted."""
     user = _signed_in(user, _("Log in to answer a challenge."))
     with transaction.atomic():
@@ -292,7 +293,7 @@ def cancel(challenge_id: int, user: User | None) -> Challenge:
     return challenge
 
 
-def dismiss(challenge_id: int, user: User | None) -> None:
+def dismiss(challenge_id: int, user: User | AnonymousUser | None) -> None:
     """The challenger has read that their challenge was declined or expired."""
     user = _signed_in(user, _("Log in to answer a challenge."))
     with transaction.atomic():
@@ -380,7 +381,7 @@ def _with_names(rows: QuerySet[Challenge]) -> QuerySet[Challenge]:
     ).order_by("created_at")
 
 
-def notices(user: User, now: datetime | None = None) -> Notices:
+def notices(user: User | AnonymousUser, now: datetime | None = None) -> Notices:
     """The challenges ``user`` is shown now (a signed-out visitor: none)."""
     if not user.is_authenticated:
         return Notices()

@@ -22,6 +22,10 @@ from games.live.store.presence import online
 from games.services import ServiceError, social
 
 
+def _htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
 def _player_page(username: str) -> str:
     return reverse("profile", args=[username])
 
@@ -50,7 +54,7 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
         return redirect(_player_page(username) + "#challenge")
     try:
         social.create_challenge(
@@ -94,24 +98,25 @@ def challenge_answer(request: HttpRequest, pk: int, action: str) -> HttpResponse
     try:
         result = answer(pk, request.user)
     except ServiceError as exc:
-        if request.htmx:
+        if _htmx(request):
             return _notices_response(request, exc.message)
         messages.error(request, exc.message)
         return redirect(_back(request, reverse("lobby")))
     table = getattr(result, "table", None)
     if action == "accept" and table is not None:
-        if request.htmx:
+        if _htmx(request):
             response = HttpResponse(status=204)
             response["HX-Redirect"] = table.get_absolute_url()
             return response
         return redirect(table.get_absolute_url())
-    if request.htmx:
+    if _htmx(request):
         return _notices_response(request)
     return redirect(_back(request, reverse("lobby")))
 
 
 def _notices_response(request: HttpRequest, error: str = "") -> HttpResponse:
     """The person's notices as they are now, replacing the page's (with the error)."""
+    assert request.user.is_authenticated  # the views are login_required
     html, _next = notices.challenges_html(request.user, oob=True, error=error)
     return HttpResponse(html)
 
@@ -129,6 +134,7 @@ def _back(request: HttpRequest, default: str) -> str:
 @require_GET
 def following(request: HttpRequest) -> HttpResponse:
     """The people you follow: who is online, and what they are playing."""
+    assert request.user.is_authenticated
     people = social.followed(request.user)
     ids = [person.pk for person in people]
     here = online(ids)

@@ -12,8 +12,8 @@ region by id (htmx's ws extension swaps each top-level element out of band).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
@@ -21,13 +21,16 @@ from django.utils.html import format_html
 from games.services import social
 from games.services.tournaments import ready_matches
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
 #: The page's element a ``paired`` or ``challenge-accepted`` push fills with the
 #: table's address; the person's script (static/js/person.js) goes there.
 GO_ID = "person-go"
 
 
 def challenges_html(
-    user: AbstractBaseUser, *, oob: bool = False, csrf_token: object = "", error: str = ""
+    user: User | AnonymousUser, *, oob: bool = False, csrf_token: object = "", error: str = ""
 ) -> tuple[str, datetime | None]:
     """The person's challenge notices (with ``error`` said under them), and when
     they next change by themselves (a shown challenge expiring)."""
@@ -43,14 +46,14 @@ def challenges_html(
     return html, shown.next_change()
 
 
-def your_matches_html(user: AbstractBaseUser, *, oob: bool = False) -> str:
+def your_matches_html(user: User, *, oob: bool = False) -> str:
     """The "your match is ready" banner of the person's tournament matches."""
     return render_to_string(
         "tournaments/_your_matches_region.html", {"ready": ready_matches(user), "oob": oob}
     )
 
 
-def everything(user: AbstractBaseUser, language: str) -> tuple[str, datetime | None]:
+def everything(user: User, language: str) -> tuple[str, datetime | None]:
     """Both regions, out of band, in ``language``: what a socket sends."""
     with translation.override(language):
         challenges, next_change = challenges_html(user, oob=True)

@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 from datetime import datetime
+from typing import TYPE_CHECKING, cast
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
@@ -32,6 +33,9 @@ from games.live.deliver.person import NAVIGATING_EVENTS, person_group
 from games.live.draw import notices
 from games.live.receive.consumers import ensure_process_tasks, in_db
 from games.live.store import presence
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +101,8 @@ class PersonConsumer(AsyncWebsocketConsumer):
         self._redraw_at(next_change)
 
     def _draw(self) -> tuple[str, datetime | None]:
-        user = self.scope["user"]
+        # connect() closed every socket without a signed-in user.
+        user = cast("User", self.scope["user"])
         return notices.everything(user, self.language)
 
     def _redraw_at(self, when: datetime | None) -> None:
