@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from tests.browser.pages import TablePage, sign_up
+from tests.browser.test_languages import switch_language
 from tests.browser.test_tournament import BOT_DELAY_MS, LONG, play_whole_match
 
 TABLE_URL = re.compile(r"/tables/(\d+)/$")
@@ -103,3 +104,37 @@ def test_the_tournament_banner_comes_and_goes_by_push(new_page, site_db):
     play_whole_match(TablePage(tab, table_id, site_db).wait_live(), site_db)
     page.locator("#your-matches [data-your-match]").wait_for(state="detached", timeout=LONG)
     assert page.evaluate("() => window.__sameTab === true")
+
+
+LANGUAGES = ("en", "fr", "ru", "hy", "ka")
+
+
+def test_follow_and_challenge_pages_fit_a_phone_in_every_language(new_page):
+    phone = {"width": 390, "height": 844}
+    them = new_page(phone)
+    their_name = sign_up(them, "Bo")
+    me = new_page(phone)
+    my_name = sign_up(me, "Ann")
+    # They challenge me to Belote (a long notice on every page of mine).
+    them.goto(f"/players/{username_of(my_name)}/")
+    form = them.locator("form[data-challenge-form]")
+    form.locator("select[name=variant]").select_option("belote")
+    form.locator("select[name=format]").select_option("first_to:2001")
+    form.locator("[data-action=challenge]").click()
+    them.locator("[data-challenge-waiting]").wait_for()
+
+    their_page = f"/players/{username_of(their_name)}/"
+    me.goto(their_page)
+    me.locator("[data-action=follow]").click()
+    me.locator("[data-action=unfollow]").wait_for()
+    for code in LANGUAGES:
+        switch_language(me, code)
+        for path in (their_page, "/following/"):
+            me.goto(path)
+            me.locator("[data-challenge] [data-action=accept]").wait_for()
+            assert me.locator("[data-action=challenge]").count() == 1, (code, path)
+            assert_within(me, 390)
+            if code in ("hy", "ka"):
+                name = "player" if path == their_page else "following"
+                me.screenshot(path=f"/tmp/h24b-{name}-{code}.png", full_page=True)
+    assert me.locator("[data-person][data-online='1']").count() == 1  # they are online
