@@ -34,7 +34,9 @@ def your_matches(context: template.Context) -> SafeString:
     user = _user(context)
     if user is None or not user.is_authenticated:
         return mark_safe("")
-    return mark_safe(notices.your_matches_html(user))
+    request = context.get("request")
+    here = request.path if request is not None else ""
+    return mark_safe(notices.your_matches_html(user, here=here))
 
 
 @register.inclusion_tag("social/_player_actions.html", takes_context=True)

@@ -14,8 +14,19 @@
     return !!(event.target && event.target.id === "person-socket");
   }
 
+  // "Your match is ready" is not shown at that match's own table (a pushed
+  // banner is drawn for every page of the person alike).
+  function hideHereBanner() {
+    document.querySelectorAll("#your-matches [data-your-match]").forEach(function (link) {
+      if (link.getAttribute("href") === window.location.pathname) {
+        link.closest(".your-match").hidden = true;
+      }
+    });
+  }
+
   document.addEventListener("htmx:wsAfterMessage", function (event) {
     if (!fromPersonSocket(event)) return;
+    hideHereBanner();
     var go = document.getElementById("person-go");
     var url = go && go.getAttribute("data-go");
     if (!url || url.charAt(0) !== "/" || url.charAt(1) === "/") return;

@@ -31,7 +31,7 @@ def assert_within(page, width: int) -> None:
 
 
 def test_a_challenge_accepted_in_another_browser_sends_both_to_one_table(new_page, site_db):
-    challenger = new_page()
+    challenger = new_page({"width": 1366, "height": 768})
     sign_up(challenger, "Ann")
     phone = {"width": 390, "height": 844}
     challenged = new_page(phone)
@@ -46,6 +46,7 @@ def test_a_challenge_accepted_in_another_browser_sends_both_to_one_table(new_pag
     form.locator("[data-action=challenge]").click()
     challenger.locator("[data-challenge-waiting]").wait_for()
     wait_for_socket(challenger)
+    challenger.screenshot(path="/tmp/h24b-waiting-desktop.png")
 
     notice = challenged.locator("[data-challenge]")
     notice.wait_for()
@@ -97,6 +98,8 @@ def test_the_tournament_banner_comes_and_goes_by_push(new_page, site_db):
     banner.click()
     tab.wait_for_url(TABLE_URL)
     table_id = int(TABLE_URL.search(tab.url).group(1))
+    tab.locator("html[data-person-socket=open]").wait_for(state="attached")
+    assert not tab.locator("#your-matches [data-your-match]").is_visible()  # at it already
     # The first tab stays on the tournament page: its banner must go by push too.
     page.goto("/")
     wait_for_socket(page)

@@ -108,6 +108,9 @@ def test_it_registers_a_player_and_the_organiser_starts_with_a_bracket(
         other = bob_client.get(url).content.decode()
         assert f'data-your-match href="{bobs_table.get_absolute_url()}"' in other
         assert 'id="your-matches"' in other and "tournaments/ready" not in other
+    # Not at that very table: they are there already.
+    at_table = bob_client.get(bobs_table.get_absolute_url()).content.decode()
+    assert '<p class="your-match message" hidden><a data-your-match' in at_table
 
 
 def test_it_answers_the_live_poll_only_when_the_tournament_changed(

@@ -46,11 +46,11 @@ def challenges_html(
     return html, shown.next_change()
 
 
-def your_matches_html(user: User, *, oob: bool = False) -> str:
-    """The "your match is ready" banner of the person's tournament matches."""
-    return render_to_string(
-        "tournaments/_your_matches_region.html", {"ready": ready_matches(user), "oob": oob}
-    )
+def your_matches_html(user: User, *, oob: bool = False, here: str = "") -> str:
+    """The "your match is ready" banner of the person's tournament matches; not
+    shown for the table at ``here`` (the page's path: they are at it already)."""
+    context = {"ready": ready_matches(user), "oob": oob, "here": here}
+    return render_to_string("tournaments/_your_matches_region.html", context)
 
 
 def everything(user: User, language: str) -> tuple[str, datetime | None]:
