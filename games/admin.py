@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.forms import RuleSetAdminForm
 from games.models import (
+    Challenge,
     Deal,
     Entrant,
     Match,
@@ -273,3 +274,18 @@ class EntrantAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # removing goes through the action: it records the forfeits
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(admin.ModelAdmin):
+    """Read only: challenges change through games.services.social alone."""
+
+    list_display = ["challenger", "challenged", "variant", "format", "rated", "status"]
+    list_filter = ["status", "variant", "rated"]
+    search_fields = ["challenger__username", "challenged__username"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -142,3 +142,12 @@ def test_a_stale_or_foreign_answer_is_said_in_the_notices(alice, bob, carol) -> 
         client_for(bob).post(reverse("challenge_answer", args=[made.pk, "nonsense"])).status_code
         == 404
     )
+
+
+def test_staff_read_challenges_in_the_admin(admin_client, alice, bob) -> None:
+    made = social.create_challenge(alice, bob, variant="open_blot", fmt="best_of:1")
+    listing = admin_client.get(reverse("admin:games_challenge_changelist"), {"q": "alice"})
+    assert listing.status_code == 200 and "best_of:1" in listing.content.decode()
+    page = admin_client.get(reverse("admin:games_challenge_change", args=[made.pk]))
+    assert page.status_code == 200  # shown, read only
+    assert admin_client.get(reverse("admin:games_challenge_add")).status_code == 403
