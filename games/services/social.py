@@ -201,11 +201,15 @@ def create_challenge(
     return challenge
 
 
-def _locked(challenge_id: int, now: datetime) -> Challenge:
-    """The challenge, row-locked, if it still waits for answers."""
+def _row(challenge_id: int) -> Challenge:
     challenge = Challenge.objects.select_for_update().filter(pk=challenge_id).first()
     if challenge is None:
         raise ServiceError(_("This challenge does not exist."))
+    return challenge
+
+
+def _check_waiting(challenge: Challenge, now: datetime) -> None:
+    """Refuse unless the challenge still waits for answers."""
     if challenge.status == Challenge.Status.PENDING and challenge.expires_at <= now:
         raise ServiceError(_("This challenge has expired."))
     if challenge.status == Challenge.Status.ACCEPTED:
@@ -216,7 +220,6 @@ def _locked(challenge_id: int, now: datetime) -> Challenge:
         raise ServiceError(_("This challenge has been cancelled."))
     if challenge.status == Challenge.Status.EXPIRED:
         raise ServiceError(_("This challenge has expired."))
-    return challenge
 
 
 def _answerer(challenge: Challenge, user: User) -> str:
@@ -234,8 +237,9 @@ def accept(challenge_id: int, user: User | AnonymousUser | None) -> Challenge:
     user = _signed_in(user, _("Log in to answer a challenge."))
     with transaction.atomic():
         now = timezone.now()
-        challenge = _locked(challenge_id, now)
-        role = _answerer(challenge, user)
+        challenge = _row(challenge_id)
+        role = _answerer(challenge, user)  # first: a stranger learns nothing more
+        _check_waiting(challenge, now)
         if role == "challenged":
             if challenge.challenged_accepted:
                 raise ServiceError(_("You have already accepted this challenge."))
@@ -267,8 +271,9 @@ def decline(challenge_id: int, user: User | AnonymousUser | None) -> Challenge:
     user = _signed_in(user, _("Log in to answer a challenge."))
     with transaction.atomic():
         now = timezone.now()
-        challenge = _locked(challenge_id, now)
+        challenge = _row(challenge_id)
         _answerer(challenge, user)
+        _check_waiting(challenge, now)
         challenge.status = Challenge.Status.DECLINED
         challenge.declined_by = user
         challenge.answered_at = now
@@ -282,9 +287,10 @@ def cancel(challenge_id: int, user: User | AnonymousUser | None) -> Challenge:
     user = _signed_in(user, _("Log in to answer a challenge."))
     with transaction.atomic():
         now = timezone.now()
-        challenge = _locked(challenge_id, now)
+        challenge = _row(challenge_id)
         if challenge.challenger_id != user.pk:
             raise ServiceError(_("Only the challenger can cancel a challenge."))
+        _check_waiting(challenge, now)
         challenge.status = Challenge.Status.CANCELLED
         challenge.answered_at = now
         challenge.challenger_dismissed = True

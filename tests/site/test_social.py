@@ -184,6 +184,8 @@ def test_the_challenger_cancels_and_nobody_else_can(alice, bob, carol) -> None:
     assert made.status == Challenge.Status.CANCELLED
     assert social.notices(bob).incoming == [] and social.notices(alice).outcomes == []
     assert refused(social.accept, made.pk, bob) == "This challenge has been cancelled."
+    # A stranger learns nothing of how it went.
+    assert refused(social.accept, made.pk, carol) == "This challenge is not addressed to you."
 
 
 @pytest.mark.parametrize(
