@@ -388,35 +388,33 @@ def _with_names(rows: QuerySet[Challenge]) -> QuerySet[Challenge]:
 
 
 def notices(user: User | AnonymousUser, now: datetime | None = None) -> Notices:
-    """The challenges ``user`` is shown now (a signed-out visitor: none)."""
+    """The challenges ``user`` is shown now (a signed-out visitor: none). One
+    query: every challenge naming them that waits or ended within
+    ``OUTCOME_SHOWN``, sorted here."""
+    shown = Notices()
     if not user.is_authenticated:
-        return Notices()
+        return shown
     now = now or timezone.now()
-    pending = Challenge.objects.filter(_pending(now))
-    incoming = _with_names(
-        pending.filter(
-            Q(challenged=user, challenged_accepted=False) | Q(partner=user, partner_accepted=False)
-        )
-    )
-    waiting = _with_names(
-        pending.filter(
-            Q(challenger=user)
-            | Q(challenged=user, challenged_accepted=True)
-            | Q(partner=user, partner_accepted=True)
-        )
-    )
-    ended = Q(status=Challenge.Status.DECLINED) | Q(
-        status__in=[Challenge.Status.PENDING, Challenge.Status.EXPIRED], expires_at__lte=now
-    )
-    outcomes = _with_names(
+    rows = _with_names(
         Challenge.objects.filter(
-            ended,
-            challenger=user,
-            challenger_dismissed=False,
+            Q(challenger=user) | Q(challenged=user) | Q(partner=user),
+            status__in=[
+                Challenge.Status.PENDING,
+                Challenge.Status.DECLINED,
+                Challenge.Status.EXPIRED,
+            ],
             expires_at__gt=now - OUTCOME_SHOWN,
         )
     )
-    return Notices(list(incoming), list(waiting), list(outcomes))
+    for challenge in rows:
+        if challenge.status == Challenge.Status.PENDING and challenge.expires_at > now:
+            asked = (challenge.challenged_id == user.pk and not challenge.challenged_accepted) or (
+                challenge.partner_id == user.pk and not challenge.partner_accepted
+            )
+            (shown.incoming if asked else shown.waiting).append(challenge)
+        elif challenge.challenger_id == user.pk and not challenge.challenger_dismissed:
+            shown.outcomes.append(challenge)  # declined, or expired unanswered
+    return shown
 
 
 def is_expired(challenge: Challenge, now: datetime | None = None) -> bool:
