@@ -141,3 +141,25 @@ def test_follow_and_challenge_pages_fit_a_phone_in_every_language(new_page):
                 name = "player" if path == their_page else "following"
                 me.screenshot(path=f"/tmp/h24b-{name}-{code}.png", full_page=True)
     assert me.locator("[data-person][data-online='1']").count() == 1  # they are online
+
+
+def test_a_declined_challenge_is_told_to_the_challenger_by_push(new_page):
+    challenger = new_page()
+    sign_up(challenger, "Ann")
+    challenged = new_page()
+    their_name = sign_up(challenged, "Bo")
+    wait_for_socket(challenged)
+    challenger.goto(f"/players/{username_of(their_name)}/")
+    challenger.locator("form[data-challenge-form] [data-action=challenge]").click()
+    challenger.locator("[data-challenge-waiting]").wait_for()
+    wait_for_socket(challenger)
+
+    challenged.locator("[data-challenge] [data-action=decline]").click()
+    challenged.locator("[data-challenge]").wait_for(state="detached")
+    outcome = challenger.locator("[data-challenge-outcome=declined]")
+    outcome.wait_for()
+    assert "declined your challenge" in outcome.inner_text()
+    assert challenger.locator("[data-challenge-waiting]").count() == 0
+    assert challenger.evaluate("() => window.__sameTab === true")  # pushed, not reloaded
+    outcome.locator("[data-action=dismiss]").click()
+    outcome.wait_for(state="detached")
