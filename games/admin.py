@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.forms import RuleSetAdminForm
 from games.models import (
+    Challenge,
     ChatMessage,
     ChatPolicy,
     ChatReport,
@@ -424,3 +425,18 @@ class ChatSilenceAdmin(admin.ModelAdmin):
 class ChatPolicyAdmin(admin.ModelAdmin):
     list_display = ("table", "tournament", "free_text")
     raw_id_fields = ("table", "tournament")
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(admin.ModelAdmin):
+    """Read only: challenges change through games.services.social alone."""
+
+    list_display = ["challenger", "challenged", "variant", "format", "rated", "status"]
+    list_filter = ["status", "variant", "rated"]
+    search_fields = ["challenger__username", "challenged__username"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

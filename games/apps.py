@@ -12,4 +12,7 @@ class GamesConfig(AppConfig):
         # layer's listener for the services' "this table changed".
         import games.live.deliver.chat  # noqa: F401 - the chat's listener (issue 25)
         from games import signals  # noqa: F401
-        from games.live.deliver import notify  # noqa: F401
+        from games.live.deliver import (
+            notify,  # noqa: F401
+            person,  # noqa: F401
+        )

@@ -6,6 +6,7 @@ from django.urls import path
 
 from games.live.receive.chat import TournamentChatConsumer
 from games.live.receive.consumers import TableConsumer
+from games.live.receive.person import PersonConsumer
 from games.loadtest.yardstick import YardstickConsumer
 
 # Channels routes consumers with Django's path(), whose stubs expect views.
@@ -13,6 +14,8 @@ websocket_urlpatterns: list[Any] = [
     path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),  # type: ignore[arg-type]
     # A tournament page's chat room (issue 25).
     path("ws/chat/tournament/<int:tournament_id>/", TournamentChatConsumer.as_asgi()),  # type: ignore[arg-type]
+    # A signed-in person's own socket on every page (games/live/receive/person.py).
+    path("ws/person/", PersonConsumer.as_asgi()),  # type: ignore[arg-type]
     # The load command's bare broadcast (docs/performance.md).
     path("ws/loadtest-yardstick/<str:group>/", YardstickConsumer.as_asgi()),  # type: ignore[arg-type]
 ]

@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from games.views import accounts, help, language, lobby, matches, seating, tables, tournaments
+from games.views import social as social_views
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
@@ -27,6 +28,21 @@ urlpatterns = [
     ),
     path("accounts/profile/", accounts.profile_edit, name="profile_edit"),
     path("players/<str:username>/", accounts.profile, name="profile"),
+    # Following players and challenging them (games/views/social.py).
+    path(
+        "players/<str:username>/follow/", social_views.follow, {"action": "follow"}, name="follow"
+    ),
+    path(
+        "players/<str:username>/unfollow/",
+        social_views.follow,
+        {"action": "unfollow"},
+        name="unfollow",
+    ),
+    path("players/<str:username>/challenge/", social_views.challenge, name="challenge"),
+    path(
+        "challenges/<int:pk>/<slug:action>/", social_views.challenge_answer, name="challenge_answer"
+    ),
+    path("following/", social_views.following, name="following"),
     # Tables.
     path("tables/new/", tables.table_create, name="table_create"),
     path("tables/<int:pk>/", tables.table_detail, name="table"),
@@ -45,7 +61,6 @@ urlpatterns = [
     # Tournaments.
     path("tournaments/", tournaments.tournament_list, name="tournament_list"),
     path("tournaments/new/", tournaments.tournament_create, name="tournament_create"),
-    path("tournaments/ready/", tournaments.your_matches, name="tournament_your_matches"),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
     path("tournaments/<int:pk>/live/", tournaments.tournament_live, name="tournament_live"),
     path(

@@ -14,11 +14,13 @@ from games.models.players import Player
 from games.models.presence import Presence
 from games.models.rulesets import RuleSetConfig
 from games.models.seating import MatchEvent, Rematch
+from games.models.social import Challenge, Follow
 from games.models.tables import BotLevel, Seat, Table, Variant
 from games.models.tournaments import Entrant, Kind, Pairing, Tournament, TournamentRound
 
 __all__ = [
     "BotLevel",
+    "Challenge",
     "ChatMessage",
     "ChatMute",
     "ChatPolicy",
@@ -26,6 +28,7 @@ __all__ = [
     "ChatSilence",
     "Deal",
     "Entrant",
+    "Follow",
     "Kind",
     "Match",
     "MatchEvent",

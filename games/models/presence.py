@@ -10,10 +10,16 @@ from games.models.tables import Table
 
 
 class Presence(models.Model):
-    """A viewer's connection: a seat's player (``seat_index``) or a spectator (None)."""
+    """A viewer's connection: a seat's player (``seat_index``) or a spectator (None);
+    without a table, a signed-in person's own socket on any page (who is online)."""
 
     table = models.ForeignKey(
-        Table, on_delete=models.CASCADE, related_name="presences", verbose_name=_("table")
+        Table,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="presences",
+        verbose_name=_("table"),
     )
     channel_name = models.CharField(_("channel"), max_length=200, unique=True)
     user = models.ForeignKey(

@@ -21,8 +21,9 @@ from engine.match import Match as EngineMatch
 from engine.match import MatchFormat
 from engine.match import ScoreRow as EngineScoreRow
 from engine.shuffle import commit, shuffled_deck
-from games.models import Deal, Match, Participant, ScoreRow, Table, Tournament
+from games.models import Deal, Match, Participant, ScoreRow, Seat, Table, Tournament
 from games.models.choices import bot_name
+from games.services.changes import announce_to_user
 from games.services.errors import ServiceError
 
 
@@ -137,8 +138,18 @@ def finish_deal(deal: Deal, played: EngineDeal | None = None) -> ScoreRow:
             Tournament.objects.filter(pk=match.tournament_id).update(wakeup_at=match.finished_at)
         table.status = Table.Status.FINISHED
         table.save(update_fields=["status"])
+        if match.tournament_id is not None:
+            announce_tournament_match(table.pk)
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
     return row
+
+
+def announce_tournament_match(table_id: int) -> None:
+    """The people seated at a tournament's table: their "your match is ready"
+    changed (the match began or ended); pushed to every page they have open."""
+    people = Seat.objects.filter(table_id=table_id, user__isnull=False)
+    for user_id in people.values_list("user_id", flat=True):
+        announce_to_user(user_id, "match-ready")
 
 
 @transaction.atomic

@@ -45,7 +45,7 @@ from games.models import (
 )
 from games.models.tournaments import MAX_ENTRANTS, MIN_ENTRANTS
 from games.services.errors import ServiceError
-from games.services.matches import start_match
+from games.services.matches import announce_tournament_match, start_match
 from games.services.tables import TIMING_FIELDS, check_format
 
 log = logging.getLogger(__name__)
@@ -595,6 +595,7 @@ def _begin_pairing(
     pairing.table = table
     pairing.match = table.current_match()
     pairing.save()
+    announce_tournament_match(table.pk)
     return pairing
 
 
@@ -736,6 +737,7 @@ def _stop(pairing: Pairing, winner_side: int | None, now: datetime) -> None:
         Table.objects.filter(pk=pairing.table_id).update(
             status=Table.Status.FINISHED, version=F("version") + 1, wakeup_at=None
         )
+        announce_tournament_match(pairing.table_id)
     if pairing.match_id:
         Match.objects.filter(pk=pairing.match_id, status=Match.Status.PLAYING).update(
             status=Match.Status.FINISHED, winner=winner_side, finished_at=now

@@ -1,6 +1,6 @@
 """Tournament pages: the list, creating one, its page (kept current by polling a
-versioned fragment), the organiser's and entrants' buttons, and "your match is
-ready" for every page."""
+versioned fragment), the organiser's and entrants' buttons. "Your match is
+ready" on every page is pushed over the person's socket (games/live/draw/notices.py)."""
 
 from __future__ import annotations
 
@@ -228,11 +228,3 @@ def tournament_action(request: SignedInRequest, pk: int, action: str) -> HttpRes
         messages.error(request, exc.message)
     return redirect(tournament.get_absolute_url())
 
-
-def your_matches(request: HttpRequest) -> HttpResponse:
-    """ "Your match is ready": the viewer's tournament tables being played now."""
-    return render(
-        request,
-        "tournaments/_your_matches_list.html",
-        {"ready": svc.ready_matches(request.user)},
-    )

@@ -55,8 +55,14 @@
     setControlsEnabled(!offline);
   }
 
+  // Only the table's own socket: the person's socket on every page
+  // (static/js/person.js) says nothing about the table.
+  function fromTable(event) {
+    return !!(event.target && event.target.closest && event.target.closest(".live-wrap"));
+  }
+
   document.addEventListener("htmx:wsClose", function (event) {
-    if (leaving) return;
+    if (leaving || !fromTable(event)) return;
     var code = event.detail.event ? event.detail.event.code : 1006;
     var wrapper = event.detail.socketWrapper;
     // A move clicked just before the drop would be sent on reconnect, made on
@@ -71,13 +77,15 @@
     ownAttempts += 1;
   });
 
-  document.addEventListener("htmx:wsOpen", function () {
+  document.addEventListener("htmx:wsOpen", function (event) {
+    if (!fromTable(event)) return;
     ownAttempts = 0;
     // Connected, but the table shown may be stale until the server's first frame.
     if (state === "offline") show("resyncing");
   });
 
   document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if (!fromTable(event)) return;
     if (state === "live" || state === "offline" || !root()) return;
     // Only the whole table makes the page current again, not a refusal message.
     if ((event.detail.message || "").indexOf('id="table-root"') >= 0) show("live");

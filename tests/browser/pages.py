@@ -72,20 +72,27 @@ RECORDER_JS = """
     }
   }
   document.addEventListener("DOMContentLoaded", snapshot);
-  document.addEventListener("htmx:wsOpen", () => { rec.opened += 1; });
+  // Only the table's socket: a signed-in page also has the person's own (/ws/person/).
+  const personal = (event) => !!event.target && event.target.id === "person-socket";
+  document.addEventListener("htmx:wsOpen", (event) => { if (!personal(event)) rec.opened += 1; });
   // A click (or Enter) on a playable card: the latency runs until it is in the trick.
   document.addEventListener("click", (event) => {
     const button = event.target.closest && event.target.closest("button[data-card]");
     if (button) rec.clicks.push({ card: button.dataset.card, at: performance.now() });
   }, true);
   document.addEventListener("htmx:wsBeforeMessage", (event) => {
+    if (personal(event)) return;
     const message = (event.detail.message || "").trim();
     rec.bytes.push(new TextEncoder().encode(event.detail.message || "").length);
     if (message.startsWith('<div id="table-error"')) {
       rec.errors.push(message.replace(/<[^>]*>/g, "").trim());
     }
   });
-  document.addEventListener("htmx:wsAfterMessage", () => { rec.frames += 1; snapshot(); });
+  document.addEventListener("htmx:wsAfterMessage", (event) => {
+    if (personal(event)) return;
+    rec.frames += 1;
+    snapshot();
+  });
 })();
 """
 

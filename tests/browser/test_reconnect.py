@@ -159,7 +159,9 @@ def test_it_reconnects_after_a_normal_close_too(browser, daphne):
         table_id = create_table(page, "open_blot", ["easy"])
         TablePage(page, table_id, None).open()
         assert page.evaluate("window.__blot.opened") == 1
-        page.evaluate("window.__sockets.at(-1).close(1000)")
+        page.evaluate(
+            "window.__sockets.filter((s) => s.url.includes('/ws/table/')).at(-1).close(1000)"
+        )
         page.wait_for_function(
             "() => window.__blot.opened >= 2"
             " && document.documentElement.dataset.connection === 'live'"

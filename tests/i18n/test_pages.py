@@ -20,6 +20,7 @@ from django.utils.html import escape
 from games.labels import table_tip
 from games.live.draw.render import render_table
 from games.models import Deal, Match, Player, Table, Tournament
+from games.services import social
 from games.services import tournaments as tournament_services
 from games.services.matches import deal_next, finish_deal
 from games.services.tables import join_seat
@@ -80,6 +81,9 @@ def scenario(make_table, alice, bob) -> Scenario:
     between = make_table(alice, "belote", others=["easy", "normal", "hard"])
     finish_deal(play_out(between.matches.get().deals.get(number=1), random.Random(7)))
     between.refresh_from_db()
+    # Alice follows bob, who challenges her: the notices show on her every page.
+    social.follow(alice, bob)
+    social.create_challenge(bob, alice, variant="belote", fmt="first_to:1001", rated=True)
     return Scenario(
         waiting,
         belote,
@@ -144,6 +148,9 @@ PAGES: list[tuple[str, Url, bool]] = [
     ("create a tournament", lambda s: reverse("tournament_create"), True),
     ("knockout bracket", lambda s: s.knockout.get_absolute_url(), True),
     ("Swiss standings", lambda s: s.swiss.get_absolute_url(), False),
+    ("another player's page (follow, challenge)", lambda s: reverse("profile", args=["bob"]), True),
+    ("another player's page, signed out", lambda s: reverse("profile", args=["bob"]), False),
+    ("people you follow", lambda s: reverse("following"), True),
 ]
 
 # (name, table, seat: 0 a player, None a spectator)

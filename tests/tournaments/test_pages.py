@@ -103,10 +103,14 @@ def test_it_registers_a_player_and_the_organiser_starts_with_a_bracket(
     assert page.count("data-watch") == 2
     bobs_table = Pairing.objects.get(entrant_a__user=bob).table
     assert f'data-your-match href="{bobs_table.get_absolute_url()}"' in page
-    ready = bob_client.get(reverse("tournament_your_matches")).content.decode()
-    assert bobs_table.get_absolute_url() in ready and "data-your-match" in ready
-    lobby = bob_client.get(reverse("lobby")).content.decode()
-    assert reverse("tournament_your_matches") in lobby
+    # "Your match is ready" on every page, drawn with it (then pushed, not polled).
+    for url in (reverse("lobby"), reverse("tournament_list")):
+        other = bob_client.get(url).content.decode()
+        assert f'data-your-match href="{bobs_table.get_absolute_url()}"' in other
+        assert 'id="your-matches"' in other and "tournaments/ready" not in other
+    # Not at that very table: they are there already.
+    at_table = bob_client.get(bobs_table.get_absolute_url()).content.decode()
+    assert '<p class="your-match message" hidden><a data-your-match' in at_table
 
 
 def test_it_answers_the_live_poll_only_when_the_tournament_changed(

@@ -21,7 +21,7 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -144,6 +144,18 @@ def away_since(table: Table, seat: int, since: datetime) -> datetime | None:
     return closed_at or last_seen
 
 
+def online(user_ids: Iterable[int]) -> set[int]:
+    """Which of ``user_ids`` have a live connection now: any page with their own
+    socket, or a table. After an outage a stale heartbeat still counts."""
+    now = timezone.now()
+    live = Q(closed_at__isnull=True) if forgiving() else _open(now)
+    return set(
+        Presence.objects.filter(live, user_id__in=list(user_ids))
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+
+
 def forget_old(before: timedelta = timedelta(days=1)) -> int:
     """Drop connection rows closed long ago."""
     deleted, _ = Presence.objects.filter(closed_at__lt=timezone.now() - before).delete()
@@ -152,7 +164,8 @@ def forget_old(before: timedelta = timedelta(days=1)) -> int:
 
 @dataclass(frozen=True)
 class Connection:
-    table_id: int
+    #: None: a person's own socket (``games.live.receive.person``), not a table's.
+    table_id: int | None
     user_id: int | None
     seat: int | None
 
@@ -169,13 +182,15 @@ class LiveSet:
         self._last_beat = time.monotonic()
         self.catch_up = False  # write the heartbeat at the next flush (after an outage)
 
-    def open(self, channel: str, table_id: int, user_id: int | None, seat: int | None) -> None:
+    def open(
+        self, channel: str, table_id: int | None, user_id: int | None, seat: int | None
+    ) -> None:
         conn = Connection(table_id, user_id, seat)
         with self._lock:
             self._live[channel] = conn
             self._opened[channel] = (conn, timezone.now())
             self._closed.pop(channel, None)
-            if seat is None:
+            if seat is None and table_id is not None:
                 self._recount.add(table_id)
 
     def close(self, channel: str) -> None:
@@ -185,7 +200,7 @@ class LiveSet:
                 return
             if self._opened.pop(channel, None) is None:
                 self._closed[channel] = conn  # its row exists: mark it closed
-            if conn.seat is None:
+            if conn.seat is None and conn.table_id is not None:
                 self._recount.add(conn.table_id)
 
     def __len__(self) -> int:
@@ -249,12 +264,19 @@ class LiveSet:
                 update_conflicts=True,
                 unique_fields=["channel_name"],
                 update_fields=[
-                    "table", "user", "seat_index", "connected_at", "last_seen", "closed_at"
+                    "table",
+                    "user",
+                    "seat_index",
+                    "connected_at",
+                    "last_seen",
+                    "closed_at",
                 ],
             )
         for chunk in _chunks(list(closed)):
             Presence.objects.filter(channel_name__in=chunk).update(closed_at=now)
-        left_seats = {c.table_id for c in closed.values() if c.seat is not None}
+        left_seats = {
+            c.table_id for c in closed.values() if c.seat is not None and c.table_id is not None
+        }
         if left_seats:
             # Someone left: the table may now need a stand-in sooner than it thought.
             Table.objects.filter(pk__in=left_seats).update(wakeup_at=now)
