@@ -89,17 +89,44 @@ TEMPLATES = [
 ASGI_APPLICATION = "blotsite.asgi.application"
 
 # --- Database: SQLite file by default, DATABASE_URL (PostgreSQL via psycopg 3) otherwise.
-# Under ASGI every request may run in a different thread, so connections are not
-# kept between requests (CONN_MAX_AGE 0) unless the deployment says otherwise.
+# PostgreSQL is reached through Django's own psycopg connection pool (issue 22):
+# under ASGI every request may run in a thread of its own, and a connection kept
+# per thread (CONN_MAX_AGE > 0) stayed open until the garbage collector found the
+# thread gone: a burst of requests filled PostgreSQL's connection slots. A pool
+# holds at most BLOT_DB_POOL_MAX connections per process whatever the burst; a
+# request that finds them all in use waits up to BLOT_DB_POOL_TIMEOUT_S for one
+# (slower, not an error). Every process (each Daphne, each worker) has its own
+# pool, so PostgreSQL needs max_connections above the sum of their maximums.
 _DATABASE_URL = env_str("DATABASE_URL")
+BLOT_DB_POOL = env_bool("BLOT_DB_POOL", True)
+BLOT_DB_POOL_MIN = env_int("BLOT_DB_POOL_MIN", 2)
+BLOT_DB_POOL_MAX = env_int("BLOT_DB_POOL_MAX", 10)
+BLOT_DB_POOL_TIMEOUT_S = env_int("BLOT_DB_POOL_TIMEOUT_S", 30)
 if _DATABASE_URL:
+    # Health checks: with the pool, each connection is checked as it is handed
+    # out, so after PostgreSQL restarted a dead one is replaced, not used.
     DATABASES = {
-        "default": dj_database_url.parse(
-            _DATABASE_URL,
-            conn_max_age=env_int("CONN_MAX_AGE", 0),
-            conn_health_checks=True,
-        )
+        "default": dj_database_url.parse(_DATABASE_URL, conn_max_age=0, conn_health_checks=True)
     }
+    _pooled = BLOT_DB_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    if _pooled:
+        if not 0 <= BLOT_DB_POOL_MIN <= BLOT_DB_POOL_MAX or BLOT_DB_POOL_MAX < 1:
+            raise ImproperlyConfigured(
+                "BLOT_DB_POOL_MAX must be at least 1 and BLOT_DB_POOL_MIN at most it"
+            )
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": BLOT_DB_POOL_MIN,
+            "max_size": BLOT_DB_POOL_MAX,
+            "timeout": BLOT_DB_POOL_TIMEOUT_S,
+        }
+    elif env_int("CONN_MAX_AGE", 0):
+        # Without the pool a connection is opened and closed per request. Kept
+        # connections (CONN_MAX_AGE) leak under ASGI (above): refused by name.
+        raise ImproperlyConfigured(
+            "CONN_MAX_AGE leaks database connections under ASGI; leave it unset and "
+            "size the connection pool with BLOT_DB_POOL_MAX instead"
+        )
+    # With the pool CONN_MAX_AGE is not used: the pool keeps the connections.
 else:
     DATABASES = {
         "default": {

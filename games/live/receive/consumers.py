@@ -43,7 +43,7 @@ CLOSE_NOT_FOUND = 4404
 #: Threads for the consumers' database work. Not the one thread Channels shares by
 #: default: moves at different tables, joins and resends then wait on the database
 #: side by side instead of in one queue (a move's row lock still serialises each
-#: table). Each thread keeps its own connection (``CONN_MAX_AGE``). Two, not
+#: table). Each thread takes a connection from the process's pool. Two, not
 #: more: moves are mostly Python under one GIL, and more threads only time-slice
 #: it, delaying every move and the event loop's forwarding (50 busy tables, move
 #: to last viewer p99 on the development machine: 2 threads 44-57 ms, 4 threads
