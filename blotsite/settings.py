@@ -203,10 +203,12 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("BLOT_LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "games.views.accounts.locked_out"
-# The address is REMOTE_ADDR only (Daphne --proxy-headers sets it behind a proxy):
-# a forwarded-for header a client writes itself must not pick the address it is
-# counted under.
+# The client's address (games/ratelimit.py client_address): REMOTE_ADDR, or behind
+# BLOT_TRUSTED_PROXY_HOPS proxies the X-Forwarded-For entry the outermost of them
+# wrote; never an entry the client wrote itself.
 AXES_CLIENT_IP_CALLABLE = "games.ratelimit.client_address"
+#: How many reverse proxies in front of Daphne append to X-Forwarded-For (issue 22).
+BLOT_TRUSTED_PROXY_HOPS = env_int("BLOT_TRUSTED_PROXY_HOPS", 0)
 #: Accounts created per address per hour.
 BLOT_SIGNUPS_PER_ADDRESS_HOURLY = env_int("BLOT_SIGNUPS_PER_ADDRESS_HOURLY", 5)
 #: Tables created per user, and per address, per hour.

@@ -18,6 +18,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
@@ -39,10 +40,22 @@ class Limit:
 
 def client_address(request: HttpRequest) -> str | None:
     """The address a request came from (``None`` when the server gave none, as for
-    a test client's forced login). Behind a proxy, Daphne's --proxy-headers puts
-    the client's address here from X-Forwarded-For (docs/operations.md); the
-    header itself is never read, as any client could forge it. Also django-axes'
-    AXES_CLIENT_IP_CALLABLE, so lockouts and limits count the same address."""
+    a test client's forced login). Also django-axes' AXES_CLIENT_IP_CALLABLE, so
+    lockouts and limits count the same address.
+
+    Behind ``BLOT_TRUSTED_PROXY_HOPS`` proxies (each appending the address it
+    heard from to X-Forwarded-For), the client is the entry the outermost trusted
+    proxy wrote: the ``hops``-th from the right. Whatever the client wrote itself
+    is to the left of it and is never read (issue 22: taking the leftmost entry
+    let a client choose the address it was counted under). Without trusted
+    proxies, or when the header has fewer entries than there are proxies (the
+    request did not come through them), it is the connection's own address."""
+    hops = getattr(settings, "BLOT_TRUSTED_PROXY_HOPS", 0)
+    if hops > 0:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        entries = [entry.strip() for entry in forwarded.split(",") if entry.strip()]
+        if len(entries) >= hops:
+            return entries[-hops]
     return request.META.get("REMOTE_ADDR") or None
 
 
