@@ -312,6 +312,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
+    # While the database is away every request fails: one traceback, then a count
+    # (games/runtime/lograte.py), not a traceback per request (issue 22).
+    "filters": {"outage": {"()": "games.runtime.lograte.RepeatedOutageFilter"}},
+    "loggers": {"django.request": {"filters": ["outage"]}},
 }
 
 # --- Live tables (games/live). Bots and turn clocks are run by the "conductor":

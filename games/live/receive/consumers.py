@@ -23,6 +23,7 @@ from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.db import DatabaseError, InterfaceError
 from django.utils import translation
 
 from games.i18n import scope_language
@@ -33,6 +34,7 @@ from games.live.draw import frames, render
 from games.live.receive.access import viewer_seat
 from games.live.store import presence
 from games.live.submit.play import Refused, action_from_client, parse_client_message, submit
+from games.runtime.lograte import RateLimitedLog
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -49,6 +51,8 @@ CLOSE_NOT_FOUND = 4404
 #: to last viewer p99 on the development machine: 2 threads 44-57 ms, 4 threads
 #: 61-78 ms; a slower machine showed the same order, more strongly).
 DB_THREADS = 2
+#: Moves refused because the database is away (every move during an outage).
+_move_failures = RateLimitedLog(log, "Storing a move")
 _db_pool = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="consumer-db")
 
 
@@ -133,12 +137,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=render.error_fragment(exc.message))
             await self._show_truth()
             return
-        except Exception:
+        except Exception as exc:
             # The move's transaction rolled back; keep the connection and say so.
-            log.exception("table %s: a move failed", self.table_id)
+            if isinstance(exc, DatabaseError | InterfaceError):
+                _move_failures.failed(exc)  # an outage: one traceback, then a count
+            else:
+                log.exception("table %s: a move failed", self.table_id)
             await self.send(text_data=render.error_fragment(render.MOVE_FAILED))
             await self._show_truth()
             return
+        _move_failures.recovered()
         # The move is stored. The mover sees it taken at once, from this process
         # (the frame was cached when it was rendered), even while the channel
         # layer is slow or away.
