@@ -220,6 +220,12 @@ BLOT_MAX_REQUEST_BODY_BYTES = env_int("BLOT_MAX_REQUEST_BODY_BYTES", 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = BLOT_MAX_REQUEST_BODY_BYTES
 #: Tables with a bot seat one user may have waiting or playing at once (issue 11).
 BLOT_BOT_TABLES_PER_USER = env_int("BLOT_BOT_TABLES_PER_USER", 3)
+#: One bot-work budget per person (issue 22, games/services/botwork.py): tables with
+#: bots playing at once across their tables and the tournaments they organise
+#: (a tournament filled with bots counts half its places). Staff are not limited.
+BLOT_BOT_WORK_PER_USER = env_int("BLOT_BOT_WORK_PER_USER", 12)
+#: Tournaments one person may create per day (staff are not limited).
+BLOT_TOURNAMENTS_PER_USER_DAILY = env_int("BLOT_TOURNAMENTS_PER_USER_DAILY", 5)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

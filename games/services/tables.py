@@ -17,6 +17,8 @@ from engine.match import MatchFormat
 from engine.rules import SEATS
 from games import ratelimit
 from games.models import BotLevel, RuleSetConfig, Seat, Table
+from games.services import botwork
+from games.services.botwork import running_bot_tables
 from games.services.errors import ServiceError
 from games.services.matches import start_match
 
@@ -70,21 +72,6 @@ def _take_creation_limits(user: AbstractBaseUser, address: str | None) -> list[r
               "Please try again later.")
         )
     return [by_user, by_address]
-
-
-def running_bot_tables(user: AbstractBaseUser) -> int:
-    """Tables ``user`` created that have a bot seat and are waiting or playing.
-    A tournament's tables are the tournament's, not its organiser's."""
-    return (
-        Table.objects.filter(
-            created_by=user,
-            status__in=[Table.Status.WAITING, Table.Status.PLAYING],
-            seats__bot_level__isnull=False,
-        )
-        .exclude(matches__tournament__isnull=False)
-        .distinct()
-        .count()
-    )
 
 
 def _check_bot_tables(user: AbstractBaseUser) -> None:
@@ -150,6 +137,7 @@ def create_table(
             if any(o != OPEN for o in others):
                 get_user_model().objects.select_for_update().filter(pk=user.pk).first()
                 _check_bot_tables(user)
+                botwork.check_table_room(user)
             table.save()
             Seat.objects.create(table=table, index=0, user=user)
             for index, other in enumerate(others, start=1):
