@@ -177,14 +177,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=event["html"])
 
     async def table_watchers(self, event: dict) -> None:
+        # Only the count: a spectator who may have missed a version meanwhile is
+        # brought up to date by the spectators' frame sent with it, once for all
+        # (send_watcher_counts), not by each spectator reading the table: that
+        # cost every join a query per spectator already watching (issue 22).
         await self.send(text_data=event["html"])
-        if self.seat is None:
-            # Frames for spectators are only rendered while the table counts some:
-            # one who arrived just before the count rose may have missed a version.
-            try:
-                await self.send_table()
-            except Exception:
-                log.warning("table %s: could not bring a spectator up to date", self.table_id)
 
     async def table_resync(self, event: dict) -> None:
         """This process hears the channel layer again after an outage: frames
@@ -206,7 +203,12 @@ class TableConsumer(AsyncWebsocketConsumer):
 
 
 async def send_watcher_counts(counts: dict[int, int]) -> None:
-    """Every viewer of each table hears its new spectator count (one small fragment)."""
+    """Every viewer of each table hears its new spectator count (one small
+    fragment), and its spectators the table's current frame: frames for
+    spectators are drawn only while the table counts some, so one who arrived
+    just before the count rose may have missed a version. Both are one message
+    per language, however many watch (at most about once a second per process:
+    the counts come from the presence batch)."""
     layer = get_channel_layer()
     for table_id, count in counts.items():
         try:
@@ -214,6 +216,10 @@ async def send_watcher_counts(counts: dict[int, int]) -> None:
             for lang in languages:
                 message = {"type": "table.watchers", "html": frames.watchers_fragment(count, lang)}
                 await layer.group_send(frames.watchers_group(table_id, lang), message)
+            for lang in languages if count else []:
+                version, html = await in_db(frames.frame_for)(table_id, None, lang)
+                frame = {"type": "table.frame", "version": version, "html": html}
+                await layer.group_send(frames.viewpoint_group(table_id, None, lang), frame)
         except Exception:
             log.warning("table %s: could not send the watcher count", table_id, exc_info=True)
 
