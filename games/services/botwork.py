@@ -40,7 +40,7 @@ def running_bot_tables(user: AbstractBaseUser) -> int:
     A tournament's tables are counted with the tournament (below)."""
     return (
         Table.objects.filter(
-            created_by=user,
+            created_by_id=user.pk,
             status__in=[Table.Status.WAITING, Table.Status.PLAYING],
             seats__bot_level__isnull=False,
         )
@@ -58,7 +58,7 @@ def tournament_bot_tables(max_entrants: int, fill_with_bots: str) -> int:
 
 def bot_work_in_use(user: AbstractBaseUser) -> int:
     """Tables with bots ``user``'s tables and open tournaments may run at once."""
-    tournaments = Tournament.objects.filter(created_by=user, status__in=_OPEN).exclude(
+    tournaments = Tournament.objects.filter(created_by_id=user.pk, status__in=_OPEN).exclude(
         fill_with_bots=""
     )
     reserved = sum(
