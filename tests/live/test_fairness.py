@@ -128,6 +128,7 @@ async def test_the_conductor_decides_another_owners_bot_after_at_most_one_decisi
     monkeypatch.setattr(conducting, "decide_for", slow_decide)
     conductor = conducting.Conductor(poll_s=60, deciding=1)
     conductor._gate = Recording(1)
+    conductor.inline_levels = frozenset()  # the Easy bots decide in the pool, like Hard ones
     tasks: set = set()
     try:
         await conductor._pass(tasks)
@@ -153,6 +154,51 @@ async def test_the_conductor_decides_another_owners_bot_after_at_most_one_decisi
         assert served_after[0] == bob.pk, events[queued - 3 :]
         assert ("decided", "bob") in events[queued:]
     finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.to_thread(conductor.db.shutdown, True)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_normal_bot_never_waits_for_a_hard_bots_decision(
+    make_table, alice, bob, monkeypatch
+) -> None:
+    """Normal and Easy bots decide in a fraction of a millisecond: they are
+    decided in the conductor itself, not queued for a process."""
+    from games.live.conduct import conductor as conducting
+
+    def bot_table(owner, level: str) -> Table:
+        table = all_bots(make_table(owner, "open_blot", others=[level]), level)
+        Table.objects.filter(pk=table.pk).update(
+            bot_delay_ms=0, wakeup_at=timezone.now() - timedelta(seconds=1)
+        )
+        return table
+
+    hard = await sync_to_async(bot_table)(alice, "hard")
+    normal = await sync_to_async(bot_table)(bob, "normal")
+    release = asyncio.Event()
+    real_decide = conducting.Conductor._decide
+
+    async def stuck(self, job):  # the one process is busy with a Hard decision
+        await release.wait()
+        return await real_decide(self, job)
+
+    monkeypatch.setattr(conducting.Conductor, "_decide", stuck)
+    conductor = conducting.Conductor(poll_s=60, deciding=1)
+    tasks: set = set()
+    try:
+        await conductor._pass(tasks)
+        assert {hard.pk, normal.pk} <= conductor.in_flight
+        start = await sync_to_async(lambda: Table.objects.get(pk=normal.pk).version)()
+        for _ in range(250):
+            now = await sync_to_async(lambda: Table.objects.get(pk=normal.pk).version)()
+            if now > start:
+                break
+            await asyncio.sleep(0.02)
+        assert now > start, "the Normal bot waited for the Hard bot's decision"
+    finally:
+        release.set()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

@@ -264,6 +264,10 @@ def _put_off(table_id: int) -> None:
 BROKEN_TABLE_RETRY = timedelta(seconds=30)
 #: Decisions made at once in threads, when there is no pool of processes.
 THREAD_DECIDERS = 2
+#: Bot levels whose decision takes a fraction of a millisecond (Normal: p95
+#: 0.07 ms, docs/performance.md): decided in the conductor's own loop, so they
+#: never wait for a process (nor for the fair turn, fairness.py) behind Hard bots.
+INLINE_LEVELS = frozenset({"easy", "normal"})
 CLEANUP_EVERY_S = 600
 MAX_BACKOFF_S = 5.0
 #: Wake-ups nearer than this are timed in the process; later ones are left to the poll.
@@ -313,6 +317,7 @@ class Conductor:
         # processes.
         self._claim_late = deciding is not None
         self._gate = fairness.FairGate(deciding or THREAD_DECIDERS)
+        self.inline_levels = INLINE_LEVELS
         self.max_in_flight = max_in_flight
         self.poll_s = poll_s
         self.db = ThreadPoolExecutor(db_threads, thread_name_prefix="conductor-db")
@@ -431,22 +436,33 @@ class Conductor:
         self._wake_at(table_id, claimed.until)
 
     async def _decide_and_move(self, job: Job) -> None:
-        async with self._gate.slot(job.owner, job.rank):  # the pause is waited out after it
-            if self._claim_late:  # else claimed when it was prepared
-                claimed = await self._in_db(claim_job, job)
-                if claimed is False:
-                    self.hint(job.table_id)  # it moved meanwhile: look at it afresh
+        if job.level in self.inline_levels:
+            # A fraction of a millisecond: decided here, never queued behind
+            # Hard bots' decisions in the processes.
+            if self._claim_late and not await self._claim(job):
+                return
+            action = decide_for(job.level, job.obs, job.seed, bot_budget_s())
+        else:
+            async with self._gate.slot(job.owner, job.rank):  # the pause is waited out after it
+                if self._claim_late and not await self._claim(job):  # else claimed when prepared
                     return
-                if isinstance(claimed, Claimed):
-                    self._claimed_elsewhere(job.table_id, claimed)
-                    return
-            action = await self._decide(job)
+                action = await self._decide(job)
         wait = (job.due - timezone.now()).total_seconds()
         if wait > 0:  # decided during the pause: move when it is over
             await asyncio.sleep(wait)
         if await self._in_db(finish, job, action):
             self.moves += 1
             self.hint(job.table_id)  # the next turn may be another bot's
+
+    async def _claim(self, job: Job) -> bool:
+        claimed = await self._in_db(claim_job, job)
+        if claimed is False:
+            self.hint(job.table_id)  # it moved meanwhile: look at it afresh
+            return False
+        if isinstance(claimed, Claimed):
+            self._claimed_elsewhere(job.table_id, claimed)
+            return False
+        return True
 
     def _wake_at(self, table_id: int, at: datetime) -> None:
         """A bot's pause or a clock ends soon: look at the table then, not at the next poll."""
