@@ -86,16 +86,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode())
         token = (query.get("invite") or [None])[0]
         user = self.scope.get("user")
-        allowed, seat = await in_db(viewer_seat)(self.table_id, user, token)
+        # One trip to the database threads for what a join reads before it joins
+        # its groups (a storm of joins must not queue moves behind it).
+        allowed, seat, language = await in_db(_admit)(self.table_id, self.scope, token)
         if not allowed:
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.seat = seat
-        # Drawn in the viewer's language: there is no request, so no middleware.
-        # The table learns the language before the viewer joins its groups, so no
-        # frame published from now on misses it.
-        self.language = await in_db(scope_language)(self.scope)
-        await in_db(frames.note_language)(self.table_id, self.language)
+        self.language = language
         self.group = frames.watchers_group(self.table_id, self.language)
         self.viewpoint = frames.viewpoint_group(self.table_id, seat, self.language)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -200,6 +198,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         if force or version > self.sent_version:
             self.sent_version = max(self.sent_version, version)
             await self.send(text_data=html)
+
+
+def _admit(table_id: int, scope: dict, token: str | None) -> tuple[bool, int | None, str]:
+    """Whether the connection may view the table, its seat, and its language.
+    Drawn in the viewer's language (there is no request, so no middleware): the
+    table learns the language before the viewer joins its groups, so no frame
+    published from then on misses it."""
+    allowed, seat = viewer_seat(table_id, scope.get("user"), token)
+    if not allowed:
+        return False, None, ""
+    language = scope_language(scope)
+    frames.note_language(table_id, language)
+    return True, seat, language
 
 
 async def send_watcher_counts(counts: dict[int, int]) -> None:
