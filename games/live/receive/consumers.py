@@ -221,6 +221,8 @@ async def send_watcher_counts(counts: dict[int, int]) -> None:
     per language, however many watch (at most about once a second per process:
     the counts come from the presence batch)."""
     layer = get_channel_layer()
+    if layer is None:
+        return
     for table_id, count in counts.items():
         try:
             languages = await in_db(frames.languages_in_use)(table_id)
