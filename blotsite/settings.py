@@ -89,17 +89,44 @@ TEMPLATES = [
 ASGI_APPLICATION = "blotsite.asgi.application"
 
 # --- Database: SQLite file by default, DATABASE_URL (PostgreSQL via psycopg 3) otherwise.
-# Under ASGI every request may run in a different thread, so connections are not
-# kept between requests (CONN_MAX_AGE 0) unless the deployment says otherwise.
+# PostgreSQL is reached through Django's own psycopg connection pool (issue 22):
+# under ASGI every request may run in a thread of its own, and a connection kept
+# per thread (CONN_MAX_AGE > 0) stayed open until the garbage collector found the
+# thread gone: a burst of requests filled PostgreSQL's connection slots. A pool
+# holds at most BLOT_DB_POOL_MAX connections per process whatever the burst; a
+# request that finds them all in use waits up to BLOT_DB_POOL_TIMEOUT_S for one
+# (slower, not an error). Every process (each Daphne, each worker) has its own
+# pool, so PostgreSQL needs max_connections above the sum of their maximums.
 _DATABASE_URL = env_str("DATABASE_URL")
+BLOT_DB_POOL = env_bool("BLOT_DB_POOL", True)
+BLOT_DB_POOL_MIN = env_int("BLOT_DB_POOL_MIN", 2)
+BLOT_DB_POOL_MAX = env_int("BLOT_DB_POOL_MAX", 10)
+BLOT_DB_POOL_TIMEOUT_S = env_int("BLOT_DB_POOL_TIMEOUT_S", 30)
 if _DATABASE_URL:
+    # Health checks: with the pool, each connection is checked as it is handed
+    # out, so after PostgreSQL restarted a dead one is replaced, not used.
     DATABASES = {
-        "default": dj_database_url.parse(
-            _DATABASE_URL,
-            conn_max_age=env_int("CONN_MAX_AGE", 0),
-            conn_health_checks=True,
-        )
+        "default": dj_database_url.parse(_DATABASE_URL, conn_max_age=0, conn_health_checks=True)
     }
+    _pooled = BLOT_DB_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    if _pooled:
+        if not 0 <= BLOT_DB_POOL_MIN <= BLOT_DB_POOL_MAX or BLOT_DB_POOL_MAX < 1:
+            raise ImproperlyConfigured(
+                "BLOT_DB_POOL_MAX must be at least 1 and BLOT_DB_POOL_MIN at most it"
+            )
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": BLOT_DB_POOL_MIN,
+            "max_size": BLOT_DB_POOL_MAX,
+            "timeout": BLOT_DB_POOL_TIMEOUT_S,
+        }
+    elif env_int("CONN_MAX_AGE", 0):
+        # Without the pool a connection is opened and closed per request. Kept
+        # connections (CONN_MAX_AGE) leak under ASGI (above): refused by name.
+        raise ImproperlyConfigured(
+            "CONN_MAX_AGE leaks database connections under ASGI; leave it unset and "
+            "size the connection pool with BLOT_DB_POOL_MAX instead"
+        )
+    # With the pool CONN_MAX_AGE is not used: the pool keeps the connections.
 else:
     DATABASES = {
         "default": {
@@ -176,10 +203,12 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("BLOT_LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "games.views.accounts.locked_out"
-# The address is REMOTE_ADDR only (Daphne --proxy-headers sets it behind a proxy):
-# a forwarded-for header a client writes itself must not pick the address it is
-# counted under.
+# The client's address (games/ratelimit.py client_address): REMOTE_ADDR, or behind
+# BLOT_TRUSTED_PROXY_HOPS proxies the X-Forwarded-For entry the outermost of them
+# wrote; never an entry the client wrote itself.
 AXES_CLIENT_IP_CALLABLE = "games.ratelimit.client_address"
+#: How many reverse proxies in front of Daphne append to X-Forwarded-For (issue 22).
+BLOT_TRUSTED_PROXY_HOPS = env_int("BLOT_TRUSTED_PROXY_HOPS", 0)
 #: Accounts created per address per hour.
 BLOT_SIGNUPS_PER_ADDRESS_HOURLY = env_int("BLOT_SIGNUPS_PER_ADDRESS_HOURLY", 5)
 #: Tables created per user, and per address, per hour.
@@ -191,6 +220,12 @@ BLOT_MAX_REQUEST_BODY_BYTES = env_int("BLOT_MAX_REQUEST_BODY_BYTES", 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = BLOT_MAX_REQUEST_BODY_BYTES
 #: Tables with a bot seat one user may have waiting or playing at once (issue 11).
 BLOT_BOT_TABLES_PER_USER = env_int("BLOT_BOT_TABLES_PER_USER", 3)
+#: One bot-work budget per person (issue 22, games/services/botwork.py): tables with
+#: bots playing at once across their tables and the tournaments they organise
+#: (a tournament filled with bots counts half its places). Staff are not limited.
+BLOT_BOT_WORK_PER_USER = env_int("BLOT_BOT_WORK_PER_USER", 12)
+#: Tournaments one person may create per day (staff are not limited).
+BLOT_TOURNAMENTS_PER_USER_DAILY = env_int("BLOT_TOURNAMENTS_PER_USER_DAILY", 5)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -283,6 +318,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
+    # While the database is away every request fails: one traceback, then a count
+    # (games/runtime/lograte.py), not a traceback per request (issue 22).
+    "filters": {"outage": {"()": "games.runtime.lograte.RepeatedOutageFilter"}},
+    "loggers": {"django.request": {"filters": ["outage"]}},
 }
 
 # --- Live tables (games/live). Bots and turn clocks are run by the "conductor":

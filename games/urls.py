@@ -5,6 +5,7 @@ from django.urls import path
 
 from games.views import accounts, help, language, lobby, matches, seating, tables, tournaments
 from games.views import social as social_views
+from games.views.login import LoginView
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
@@ -14,7 +15,7 @@ urlpatterns = [
     path("rules/<slug:variant>/", help.how_to_play, name="how_to_play"),
     # Accounts (Django's auth views with our templates).
     path("accounts/signup/", accounts.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password/",

@@ -53,6 +53,8 @@ def _room_for_many_tables(settings) -> None:
     settings.BLOT_BOT_TABLES_PER_USER = 1000
     settings.BLOT_TABLES_PER_USER_HOURLY = 1000
     settings.BLOT_TABLES_PER_ADDRESS_HOURLY = 1000
+    settings.BLOT_BOT_WORK_PER_USER = 1000
+    settings.BLOT_TOURNAMENTS_PER_USER_DAILY = 1000
 
 
 @pytest.fixture(autouse=True)

@@ -108,6 +108,7 @@ class Viewer:
     url: str
     cookie: str | None
     bot_seats: frozenset[int] = frozenset()
+    late: bool = False  # joins once the tables play (a spectator storm)
 
 
 @dataclass
@@ -132,6 +133,9 @@ class Record:
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     join_times: list[float] = field(default_factory=list)
     started_tables: set[int] = field(default_factory=set)  # tables whose first move is sent
+    probe_table: int | None = None  # another person's table, reported on its own
+    probe_bot_turns: list[float] = field(default_factory=list)
+    late_joins: list[float] = field(default_factory=list)  # when each late viewer joined
 
 
 async def open_socket(url: str, path: str, cookie: str | None) -> Any:
@@ -188,6 +192,8 @@ class Client:
         self.bot_turn: tuple[int, float, str | None, float] | None = None
 
     async def run(self, gate: asyncio.Semaphore) -> None:
+        if self.viewer.late:
+            await self.record.ready.wait()  # joins while the tables play
         started = time.perf_counter()
         ws = None
         async with gate:  # a bounded number of handshakes at once, as arrivals spread out
@@ -220,7 +226,10 @@ class Client:
                     continue
                 now = time.perf_counter()
                 if first and 'id="table-root"' in frame:
-                    self.record.join_times.append(now - started)
+                    if self.viewer.late:
+                        self.record.late_joins.append(now)
+                    else:
+                        self.record.join_times.append(now - started)
                     first = False
                 await self.on_frame(ws, frame, now)
         except Exception as exc:  # a broken client is counted, the run goes on
@@ -265,7 +274,9 @@ class Client:
         self.bot_turn = None
         # Only a bot's reply within one deal (a new deal adds its own pause).
         if turn is not None and version == turn[0] + 1 and deal == turn[2]:
-            self.record.bot_turns.append((now - turn[1] - self.bot_pause_s - turn[3]) * 1000)
+            probe = self.viewer.table == self.record.probe_table
+            turns = self.record.probe_bot_turns if probe else self.record.bot_turns
+            turns.append((now - turn[1] - self.bot_pause_s - turn[3]) * 1000)
 
     async def move(self, ws: Any, move: dict[str, Any]) -> None:
         await self.record.ready.wait()  # nobody moves until every viewer is in
@@ -376,6 +387,35 @@ def summarise(record: Record, seconds: float, until: float | None = None) -> dic
         "errors": len(record.errors),
         "error_samples": record.errors[:5],
     }
+
+
+def summarise_extras(record: Record, started: float, first_table: int) -> dict[str, Any]:
+    """The probe table's figures, and the late spectators' (with the other
+    tables' moves made while they joined)."""
+    extras: dict[str, Any] = {}
+    moves = deliveries(record)
+    if record.probe_table is not None:
+        probe = [d.to_last_ms for d in moves if d.table == record.probe_table]
+        extras["probe"] = {
+            "bot_reply_beyond_pause_ms": percentiles(record.probe_bot_turns),
+            "bot_replies": len(record.probe_bot_turns),
+            "move_to_last_viewer_ms": percentiles([ms for ms in probe if ms is not None]),
+        }
+    late = record.late_joins
+    if late:
+        joined_by = max(late)
+        others = [
+            d.to_last_ms
+            for d in moves
+            if d.table != first_table and started <= d.sent <= joined_by and d.to_last_ms
+        ]
+        extras["late_spectators"] = {
+            "joined": len(late),
+            "all_joined_s": round(joined_by - started, 2),
+            "other_tables_move_to_last_viewer_ms": percentiles(others),
+            "other_tables_moves": len(others),
+        }
+    return extras
 
 
 async def _time_rounds(

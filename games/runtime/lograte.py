@@ -60,3 +60,45 @@ class RateLimitedLog:
         self.logger.warning(
             "%s works again after %.1f s (%d failures not logged singly)", self.what, lasted, count
         )
+
+
+def _is_outage(exc: BaseException | None) -> bool:
+    from django.db import DatabaseError, InterfaceError
+
+    return isinstance(exc, DatabaseError | InterfaceError)
+
+
+class RepeatedOutageFilter(logging.Filter):
+    """A logging filter for loggers that report every failed request (Django's
+    ``django.request``): while the database is away every page and poll fails,
+    and each failure logged its whole traceback. The first database failure of
+    a run keeps its traceback; the rest within ``interval_s`` are counted, and
+    the first one after the interval is logged as one line with the count. Other
+    failures pass untouched."""
+
+    def __init__(self, interval_s: float = INTERVAL_S) -> None:
+        super().__init__()
+        self.interval_s = interval_s
+        self._lock = threading.Lock()
+        self._last_report: float | None = None
+        self._count = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.exc_info or not _is_outage(record.exc_info[1]):
+            return True
+        now = time.monotonic()
+        with self._lock:
+            last = self._last_report
+            if last is not None and now - last < self.interval_s:
+                self._count += 1
+                return False
+            count, self._count, self._last_report = self._count, 0, now
+            # A quiet interval since the last report ended the run: a new run
+            # shows its traceback again.
+            if last is None or count == 0:
+                return True
+        record.msg = "%s (%d more database failures like it in the last %.0f s, not shown)"
+        record.args = (record.getMessage(), count, self.interval_s)
+        record.exc_info = None
+        record.exc_text = None
+        return True

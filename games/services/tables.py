@@ -17,6 +17,8 @@ from engine.match import MatchFormat
 from engine.rules import SEATS
 from games import ratelimit
 from games.models import BotLevel, RuleSetConfig, Seat, Table
+from games.services import botwork
+from games.services.botwork import running_bot_tables
 from games.services.errors import ServiceError
 from games.services.matches import start_match
 
@@ -41,11 +43,14 @@ def check_format(variant: str, fmt: str) -> MatchFormat:
 HOUR = 3600
 
 
-def _check_creation_limits(user: User, address: str | None) -> None:
-    """Refuse a table when its creator (or their address) made too many this hour
-    (issue 10): tables are cheap to ask for and each one may set bots thinking."""
+def _take_creation_limits(user: User, address: str | None) -> list[ratelimit.Ticket]:
+    """Count a table against its creator's (and their address's) hourly limits
+    before it is made, refusing one past them (issue 10). Counted first, in one
+    atomic step each, so many creations at once cannot all see room for one more
+    (issue 22); the caller gives the tickets back if the table is not made."""
     per_user = ratelimit.Limit(settings.BLOT_TABLES_PER_USER_HOURLY, HOUR)
-    if ratelimit.exceeded("table:user", str(user.pk), per_user):
+    by_user = ratelimit.take("table:user", str(user.pk), per_user)
+    if by_user is None:
         raise ServiceError(
             ngettext(
                 "You have created %(count)d table in the last hour, the most allowed. "
@@ -56,37 +61,17 @@ def _check_creation_limits(user: User, address: str | None) -> None:
             )
             % {"count": per_user.count}
         )
+    if address is None:
+        return [by_user]
     per_address = ratelimit.Limit(settings.BLOT_TABLES_PER_ADDRESS_HOURLY, HOUR)
-    if address is not None and ratelimit.exceeded("table:address", address, per_address):
+    by_address = ratelimit.take("table:address", address, per_address)
+    if by_address is None:
+        by_user.give_back()
         raise ServiceError(
             _("Too many tables were created from your network in the last hour. "
               "Please try again later.")
         )
-
-
-def _record_creation(user: User, address: str | None) -> None:
-    ratelimit.record(
-        "table:user", str(user.pk), ratelimit.Limit(settings.BLOT_TABLES_PER_USER_HOURLY, HOUR)
-    )
-    if address is not None:
-        ratelimit.record(
-            "table:address", address, ratelimit.Limit(settings.BLOT_TABLES_PER_ADDRESS_HOURLY, HOUR)
-        )
-
-
-def running_bot_tables(user: User) -> int:
-    """Tables ``user`` created that have a bot seat and are waiting or playing.
-    A tournament's tables are the tournament's, not its organiser's."""
-    return (
-        Table.objects.filter(
-            created_by=user,
-            status__in=[Table.Status.WAITING, Table.Status.PLAYING],
-            seats__bot_level__isnull=False,
-        )
-        .exclude(matches__tournament__isnull=False)
-        .distinct()
-        .count()
-    )
+    return [by_user, by_address]
 
 
 def _check_bot_tables(user: User) -> None:
@@ -146,20 +131,25 @@ def create_table(
         table.full_clean(exclude=["invite_token"])
     except ValidationError as exc:
         raise ServiceError(" ".join(exc.messages)) from None
-    _check_creation_limits(user, address)
-    with transaction.atomic():
-        if any(o != OPEN for o in others):
-            get_user_model().objects.select_for_update().filter(pk=user.pk).first()
-            _check_bot_tables(user)
-        table.save()
-        Seat.objects.create(table=table, index=0, user=user)
-        for index, other in enumerate(others, start=1):
-            Seat.objects.create(
-                table=table, index=index, bot_level=None if other == OPEN else other
-            )
-        if not any(o == OPEN for o in others):
-            start_match(table)
-    _record_creation(user, address)
+    tickets = _take_creation_limits(user, address)
+    try:
+        with transaction.atomic():
+            if any(o != OPEN for o in others):
+                get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+                _check_bot_tables(user)
+                botwork.check_table_room(user)
+            table.save()
+            Seat.objects.create(table=table, index=0, user=user)
+            for index, other in enumerate(others, start=1):
+                Seat.objects.create(
+                    table=table, index=index, bot_level=None if other == OPEN else other
+                )
+            if not any(o == OPEN for o in others):
+                start_match(table)
+    except BaseException:
+        for ticket in tickets:  # no table was made: it does not count
+            ticket.give_back()
+        raise
     return table
 
 

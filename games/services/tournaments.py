@@ -44,6 +44,7 @@ from games.models import (
     TournamentRound,
 )
 from games.models.tournaments import MAX_ENTRANTS, MIN_ENTRANTS
+from games.services import botwork
 from games.services.errors import ServiceError
 from games.services.matches import announce_tournament_match, start_match
 from games.services.tables import TIMING_FIELDS, check_format
@@ -126,7 +127,17 @@ def create_tournament(
         tournament.full_clean()
     except ValidationError as exc:
         raise ServiceError(" ".join(exc.messages)) from None
-    tournament.save()
+    # Counted before it is made (issue 22): a daily limit, and the bot work its
+    # bots-only matches would add to what the organiser's bots already do.
+    ticket = botwork.take_tournament_creation(user)
+    try:
+        with transaction.atomic():
+            botwork.lock_person(user)
+            botwork.check_tournament_room(user, max_entrants, fill_with_bots)
+            tournament.save()
+    except BaseException:
+        ticket.give_back()
+        raise
     return tournament
 
 

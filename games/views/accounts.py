@@ -40,33 +40,36 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
     form = SignupForm(request.POST or None)
+    if request.method != "POST" or not form.is_valid():
+        return render(request, "registration/signup.html", {"form": form})
+    # Counted before the account is made (the password's hashing is the costly
+    # part): of many sign-ups at once from one address exactly the limit get in.
     address = ratelimit.client_address(request) or "unknown"
-    if request.method == "POST" and ratelimit.exceeded("signup", address, _signup_limit()):
-        # Checked before the account is made; the form is still validated so the
-        # page shows the entered fields with the message.
-        form.is_valid()
+    ticket = ratelimit.take("signup", address, _signup_limit())
+    if ticket is None:
         form.add_error(
             None,
             _("Too many accounts were created from your network in the last hour. "
               "Please try again later."),
         )
         return render(request, "registration/signup.html", {"form": form}, status=429)
-    if request.method == "POST" and form.is_valid():
-        try:
-            user = form.save()
-        except IntegrityError:  # the checks passed, then someone took the name first
-            form.add_error(None, NAME_JUST_TAKEN)
-            return render(request, "registration/signup.html", {"form": form})
-        # The language the visitor was reading in (switcher cookie or browser)
-        # becomes their profile's, which serves them from now on.
-        language = translation.get_language()
-        if language in dict(settings.LANGUAGES):
-            Player.objects.filter(user=user).update(language=language)
-        ratelimit.record("signup", address, _signup_limit())
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome to Blot!"))
-        return redirect("lobby")
-    return render(request, "registration/signup.html", {"form": form})
+    try:
+        user = form.save()
+    except IntegrityError:  # the checks passed, then someone took the name first
+        ticket.give_back()
+        form.add_error(None, NAME_JUST_TAKEN)
+        return render(request, "registration/signup.html", {"form": form})
+    except BaseException:
+        ticket.give_back()
+        raise
+    # The language the visitor was reading in (switcher cookie or browser)
+    # becomes their profile's, which serves them from now on.
+    language = translation.get_language()
+    if language in dict(settings.LANGUAGES):
+        Player.objects.filter(user=user).update(language=language)
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    messages.success(request, _("Welcome to Blot!"))
+    return redirect("lobby")
 
 
 def locked_out(

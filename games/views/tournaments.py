@@ -176,13 +176,20 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     return context
 
 
-def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def visible_tournament(request: HttpRequest, pk: int) -> Tournament:
+    """The tournament, or 404: a draft is its organiser's and staff's alone, on
+    its page, its live fragment and its buttons alike."""
     tournament = get_object_or_404(Tournament, pk=pk)
     if tournament.status == Status.DRAFT and not (
         request.user.is_authenticated
         and (tournament.created_by_id == request.user.pk or request.user.is_staff)
     ):
-        raise Http404  # a draft is the organiser's alone
+        raise Http404
+    return tournament
+
+
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = visible_tournament(request, pk)
     context = _context(request, tournament)
     # The page's room (issue 25), kept current over its own small socket.
     user = request.user
@@ -194,7 +201,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The live part of the page; 204 (htmx swaps nothing) while the version the
     page shows is still current."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = visible_tournament(request, pk)
     if request.GET.get("v") == str(tournament.version):
         return HttpResponse(status=204)
     return render(request, "tournaments/_live.html", _context(request, tournament))
@@ -206,7 +213,7 @@ ACTIONS = ("register", "withdraw", "accept", "decline", "open", "start", "cancel
 @login_required
 @require_POST
 def tournament_action(request: SignedInRequest, pk: int, action: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = visible_tournament(request, pk)
     try:
         if action == "register":
             form = RegisterForm(request.POST)

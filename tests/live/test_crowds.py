@@ -4,6 +4,8 @@ do not redraw the table for everyone, presence is written in batches."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
@@ -343,3 +345,44 @@ def test_it_draws_what_viewpoints_share_once_per_move(
     assert drawn.count("live/_seat_body.html") == 8
     assert drawn.count("live/_more.html") == 1
     assert drawn.count("live/table.html") == 4
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.parametrize("watching", [1, 15])
+async def test_a_join_costs_the_same_however_many_spectators_watch(
+    watching, duel, monkeypatch
+) -> None:
+    """Issue 22, break 3: one join with 50, 150, 300 spectators watching cost
+    +168, +474, +693 transactions, as every spectator read the table again when
+    the count changed. Counted here: the table's frame read for spectators."""
+    from games.live.receive import consumers
+
+    sockets = []
+    for _ in range(watching):
+        ws, _ = await connect(duel.pk, None)
+        await receive_table(ws)
+        sockets.append(ws)
+    await consumers.send_watcher_counts(await database_sync_to_async(presence.live_set.flush)())
+    for ws in sockets:
+        await ws.receive_nothing(0.2)  # what the earlier joins sent has arrived
+        while not await ws.receive_nothing(0.05):
+            await ws.receive_output(1)
+    reads: list[tuple[int, int | None]] = []
+    real = frames.frame_for
+
+    def counted(table_id, seat, lang=None):
+        reads.append((table_id, seat))
+        return real(table_id, seat, lang)
+
+    monkeypatch.setattr(frames, "frame_for", counted)
+    newcomer, _ = await connect(duel.pk, None)
+    await receive_table(newcomer)
+    await consumers.send_watcher_counts(await database_sync_to_async(presence.live_set.flush)())
+    for ws in sockets:  # everyone hears the new count
+        assert "watchers" in (await ws.receive_output(5))["text"]
+    await asyncio.sleep(0.3)
+    # The newcomer's own frame, and one spectators' frame for all: 2 reads, never 1 + N.
+    assert len(reads) == 2
+    for ws in [*sockets, newcomer]:
+        await ws.disconnect()

@@ -101,3 +101,37 @@ def test_it_passes_the_deployment_checks_with_production_variables():
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "no issues" in out.stdout
+
+
+_POOL = (
+    "import json, django; from django.conf import settings; django.setup();"
+    "db = settings.DATABASES['default'];"
+    "print(json.dumps({'pool': db.get('OPTIONS', {}).get('pool'),"
+    " 'age': db['CONN_MAX_AGE']}))"
+)
+
+
+def _run(code: str, **overrides: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=_env(**overrides), capture_output=True,
+        text=True,
+    )
+
+
+def test_postgresql_goes_through_a_bounded_pool_sized_by_settings():
+    done = _run(
+        _POOL, DATABASE_URL="postgres://u:p@db.example:5432/blot", CONN_MAX_AGE="60",
+        BLOT_DB_POOL_MIN="3", BLOT_DB_POOL_MAX="7", BLOT_DB_POOL_TIMEOUT_S="12",
+    )
+    s = json.loads(done.stdout)
+    assert s["pool"] == {"min_size": 3, "max_size": 7, "timeout": 12}
+    assert s["age"] == 0  # the pool keeps the connections, never a thread
+
+
+def test_it_refuses_kept_connections_without_the_pool():
+    done = _run(
+        _POOL, DATABASE_URL="postgres://u:p@db.example:5432/blot", CONN_MAX_AGE="60",
+        BLOT_DB_POOL="0",
+    )
+    assert done.returncode != 0
+    assert "CONN_MAX_AGE leaks database connections" in done.stderr

@@ -17,6 +17,7 @@ from tests.site.conftest import (  # noqa: F401 - fixtures shared with the site 
     bob_client,
     carol,
     default_rule_set,
+    make_table,
     make_user,
 )
 

@@ -35,12 +35,13 @@ from django.utils import timezone
 
 from engine.actions import Action
 from engine.observe import Observation, observe
+from games.live.conduct import fairness
 from games.live.conduct.decisions import decide_for
 from games.live.deliver import notify
 from games.live.plan.turns import plan
 from games.live.store import presence
 from games.live.submit.play import Refused, current, submit
-from games.models import Deal, Match, Table
+from games.models import Deal, Match, Seat, Table, Tournament
 from games.runtime import shutdown
 from games.runtime.lograte import RateLimitedLog
 from games.services.chat import purge_expired as purge_expired_chat
@@ -97,6 +98,8 @@ class Job:
     obs: Observation
     seed: str
     due: datetime  # not submitted before this (the bot's pause)
+    owner: int | None = None  # whose table: decisions are shared fairly by owner
+    rank: int = fairness.BOTS_ONLY  # served in order of rank (fairness.py)
 
 
 def thinking_ahead() -> timedelta:
@@ -133,7 +136,27 @@ def prepare(
         return Claimed(now + CLAIM_TTL)
     obs = observe(live.engine, step.seat)
     seed = f"{live.deal.pk}:{len(live.engine.history)}"
-    return Job(table_id, table.version, step.level, obs, seed, step.at)
+    return Job(
+        table_id,
+        table.version,
+        step.level,
+        obs,
+        seed,
+        step.at,
+        owner=table.created_by_id,
+        rank=rank_of(table, live.match),
+    )
+
+
+def rank_of(table: Table, match: Match) -> int:
+    """How soon the table's bot is served among those waiting (fairness.py): a
+    person seated first, a featured tournament's bots-only tables last."""
+    if Seat.objects.filter(table=table, user__isnull=False).exists():
+        return fairness.PERSON_SEATED
+    featured = match.tournament_id is not None and (
+        Tournament.objects.filter(pk=match.tournament_id, featured=True).exists()
+    )
+    return fairness.FEATURED_BOTS if featured else fairness.BOTS_ONLY
 
 
 @dataclass(frozen=True)
@@ -241,6 +264,12 @@ def _put_off(table_id: int) -> None:
 
 
 BROKEN_TABLE_RETRY = timedelta(seconds=30)
+#: Decisions made at once in threads, when there is no pool of processes.
+THREAD_DECIDERS = 2
+#: Bot levels whose decision takes a fraction of a millisecond (Normal: p95
+#: 0.07 ms, docs/performance.md): decided in the conductor's own loop, so they
+#: never wait for a process (nor for the fair turn, fairness.py) behind Hard bots.
+INLINE_LEVELS = frozenset({"easy", "normal"})
 CLEANUP_EVERY_S = 600
 MAX_BACKOFF_S = 5.0
 #: Wake-ups nearer than this are timed in the process; later ones are left to the poll.
@@ -281,11 +310,16 @@ class Conductor:
         deciding: int | None = None,
     ) -> None:
         self.pool = pool
-        # With ``deciding`` (the pool's processes), a decision is claimed only
-        # once one of them is free: a claim taken while the move waited in the
-        # pool's queue could lapse before it was decided (another worker then
-        # decided it too), and held the move from workers with free processes.
-        self._deciding = None if deciding is None else asyncio.Semaphore(deciding)
+        # Decisions wait for one of ``deciding`` slots (the pool's processes;
+        # without them, a few threads), handed out fairly across the tables'
+        # owners (fairness.py), not first come, first served. With ``deciding``,
+        # a decision is also claimed only once it has its slot: a claim taken
+        # while the move waited could lapse before it was decided (another
+        # worker then decided it too), and held the move from workers with free
+        # processes.
+        self._claim_late = deciding is not None
+        self._gate = fairness.FairGate(deciding or THREAD_DECIDERS)
+        self.inline_levels = INLINE_LEVELS
         self.max_in_flight = max_in_flight
         self.poll_s = poll_s
         self.db = ThreadPoolExecutor(db_threads, thread_name_prefix="conductor-db")
@@ -347,7 +381,10 @@ class Conductor:
             await self._in_db(presence.forget_old)  # connection rows closed long ago
             await self._in_db(purge_expired_chat)  # spectators' rooms past their keeping time
             self._last_cleanup = time.monotonic()
-        room = self.max_in_flight - len(self.in_flight)
+        # Tables waiting their turn to be decided hold no thread or process:
+        # they do not take room, so another owner's table is always let in to
+        # wait beside them (and served fairly, fairness.py).
+        room = self.max_in_flight - (len(self.in_flight) - self._gate.waiting)
         if room <= 0:
             return
         hinted = [t for t in self.hinted if t not in self.in_flight][:room]
@@ -375,7 +412,7 @@ class Conductor:
     async def _serve(self, table_id: int) -> None:
         try:
             job = await self._in_db(
-                prepare, table_id, None, thinking_ahead(), self._deciding is None
+                prepare, table_id, None, thinking_ahead(), not self._claim_late
             )
             if isinstance(job, Claimed):
                 self._claimed_elsewhere(table_id, job)
@@ -402,16 +439,15 @@ class Conductor:
         self._wake_at(table_id, claimed.until)
 
     async def _decide_and_move(self, job: Job) -> None:
-        if self._deciding is None:  # claimed when it was prepared
-            action = await self._decide(job)
+        if job.level in self.inline_levels:
+            # A fraction of a millisecond: decided here, never queued behind
+            # Hard bots' decisions in the processes.
+            if self._claim_late and not await self._claim(job):
+                return
+            action = decide_for(job.level, job.obs, job.seed, bot_budget_s())
         else:
-            async with self._deciding:  # the pause is waited out after it
-                claimed = await self._in_db(claim_job, job)
-                if claimed is False:
-                    self.hint(job.table_id)  # it moved meanwhile: look at it afresh
-                    return
-                if isinstance(claimed, Claimed):
-                    self._claimed_elsewhere(job.table_id, claimed)
+            async with self._gate.slot(job.owner, job.rank):  # the pause is waited out after it
+                if self._claim_late and not await self._claim(job):  # else claimed when prepared
                     return
                 action = await self._decide(job)
         wait = (job.due - timezone.now()).total_seconds()
@@ -420,6 +456,16 @@ class Conductor:
         if await self._in_db(finish, job, action):
             self.moves += 1
             self.hint(job.table_id)  # the next turn may be another bot's
+
+    async def _claim(self, job: Job) -> bool:
+        claimed = await self._in_db(claim_job, job)
+        if claimed is False:
+            self.hint(job.table_id)  # it moved meanwhile: look at it afresh
+            return False
+        if isinstance(claimed, Claimed):
+            self._claimed_elsewhere(job.table_id, claimed)
+            return False
+        return True
 
     def _wake_at(self, table_id: int, at: datetime) -> None:
         """A bot's pause or a clock ends soon: look at the table then, not at the next poll."""

@@ -22,6 +22,7 @@ from urllib.parse import parse_qs
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.db import DatabaseError, InterfaceError
 from django.utils import translation
 
 from games.i18n import scope_language
@@ -34,6 +35,7 @@ from games.live.receive.access import viewer_seat
 from games.live.receive.chat import ChatMixin
 from games.live.store import presence
 from games.live.submit.play import Refused, action_from_client, parse_client_message, submit
+from games.runtime.lograte import RateLimitedLog
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -44,12 +46,14 @@ CLOSE_NOT_FOUND = 4404
 #: Threads for the consumers' database work. Not the one thread Channels shares by
 #: default: moves at different tables, joins and resends then wait on the database
 #: side by side instead of in one queue (a move's row lock still serialises each
-#: table). Each thread keeps its own connection (``CONN_MAX_AGE``). Two, not
+#: table). Each thread takes a connection from the process's pool. Two, not
 #: more: moves are mostly Python under one GIL, and more threads only time-slice
 #: it, delaying every move and the event loop's forwarding (50 busy tables, move
 #: to last viewer p99 on the development machine: 2 threads 44-57 ms, 4 threads
 #: 61-78 ms; a slower machine showed the same order, more strongly).
 DB_THREADS = 2
+#: Moves refused because the database is away (every move during an outage).
+_move_failures = RateLimitedLog(log, "Storing a move")
 _db_pool = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="consumer-db")
 
 
@@ -87,16 +91,14 @@ class TableConsumer(ChatMixin):
         invites = query.get("invite")
         token = invites[0] if invites else None
         user = self.scope.get("user")
-        allowed, seat = await in_db(viewer_seat)(self.table_id, user, token)
+        # One trip to the database threads for what a join reads before it joins
+        # its groups (a storm of joins must not queue moves behind it).
+        allowed, seat, language = await in_db(_admit)(self.table_id, self.scope, token)
         if not allowed:
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.seat = seat
-        # Drawn in the viewer's language: there is no request, so no middleware.
-        # The table learns the language before the viewer joins its groups, so no
-        # frame published from now on misses it.
-        self.language = await in_db(scope_language)(self.scope)
-        await in_db(frames.note_language)(self.table_id, self.language)
+        self.language = language
         self.group = frames.watchers_group(self.table_id, self.language)
         self.viewpoint = frames.viewpoint_group(self.table_id, seat, self.language)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -144,12 +146,16 @@ class TableConsumer(ChatMixin):
             await self.send(text_data=render.error_fragment(exc.message))
             await self._show_truth()
             return
-        except Exception:
+        except Exception as exc:
             # The move's transaction rolled back; keep the connection and say so.
-            log.exception("table %s: a move failed", self.table_id)
+            if isinstance(exc, DatabaseError | InterfaceError):
+                _move_failures.failed(exc)  # an outage: one traceback, then a count
+            else:
+                log.exception("table %s: a move failed", self.table_id)
             await self.send(text_data=render.error_fragment(render.MOVE_FAILED))
             await self._show_truth()
             return
+        _move_failures.recovered()
         # The move is stored. The mover sees it taken at once, from this process
         # (the frame was cached when it was rendered), even while the channel
         # layer is slow or away.
@@ -180,14 +186,11 @@ class TableConsumer(ChatMixin):
             await self.send(text_data=event["html"])
 
     async def table_watchers(self, event: dict) -> None:
+        # Only the count: a spectator who may have missed a version meanwhile is
+        # brought up to date by the spectators' frame sent with it, once for all
+        # (send_watcher_counts), not by each spectator reading the table: that
+        # cost every join a query per spectator already watching (issue 22).
         await self.send(text_data=event["html"])
-        if self.seat is None:
-            # Frames for spectators are only rendered while the table counts some:
-            # one who arrived just before the count rose may have missed a version.
-            try:
-                await self.send_table()
-            except Exception:
-                log.warning("table %s: could not bring a spectator up to date", self.table_id)
 
     async def table_resync(self, event: dict) -> None:
         """This process hears the channel layer again after an outage: frames
@@ -208,8 +211,26 @@ class TableConsumer(ChatMixin):
             await self.send(text_data=html)
 
 
+def _admit(table_id: int, scope: dict, token: str | None) -> tuple[bool, int | None, str]:
+    """Whether the connection may view the table, its seat, and its language.
+    Drawn in the viewer's language (there is no request, so no middleware): the
+    table learns the language before the viewer joins its groups, so no frame
+    published from then on misses it."""
+    allowed, seat = viewer_seat(table_id, scope.get("user"), token)
+    if not allowed:
+        return False, None, ""
+    language = scope_language(scope)
+    frames.note_language(table_id, language)
+    return True, seat, language
+
+
 async def send_watcher_counts(counts: dict[int, int]) -> None:
-    """Every viewer of each table hears its new spectator count (one small fragment)."""
+    """Every viewer of each table hears its new spectator count (one small
+    fragment), and its spectators the table's current frame: frames for
+    spectators are drawn only while the table counts some, so one who arrived
+    just before the count rose may have missed a version. Both are one message
+    per language, however many watch (at most about once a second per process:
+    the counts come from the presence batch)."""
     layer = get_channel_layer()
     if layer is None:  # no channel layer configured: nobody else to tell
         return
@@ -219,6 +240,10 @@ async def send_watcher_counts(counts: dict[int, int]) -> None:
             for lang in languages:
                 message = {"type": "table.watchers", "html": frames.watchers_fragment(count, lang)}
                 await layer.group_send(frames.watchers_group(table_id, lang), message)
+            for lang in languages if count else []:
+                version, html = await in_db(frames.frame_for)(table_id, None, lang)
+                frame = {"type": "table.frame", "version": version, "html": html}
+                await layer.group_send(frames.viewpoint_group(table_id, None, lang), frame)
         except Exception:
             log.warning("table %s: could not send the watcher count", table_id, exc_info=True)
 

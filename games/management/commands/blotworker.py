@@ -21,7 +21,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from games.live.conduct.conductor import Conductor
-from games.live.conduct.decisions import warm_up
+from games.live.conduct.decisions import ready, warm_up
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -74,9 +74,17 @@ class Command(BaseCommand):
         if processes:
             # Spawned, not forked: the pool processes import only the engine, and
             # no thread or socket of this process is copied into them.
+            # Each ends itself when this process is gone (even by SIGKILL).
             pool = ProcessPoolExecutor(
-                processes, mp_context=multiprocessing.get_context("spawn"), initializer=warm_up
+                processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=warm_up,
+                initargs=(os.getpid(),),
             )
+            # Started now rather than at the first decision: one task per process
+            # spawns them all, so the first bot's move pays no start-up.
+            for started in [pool.submit(ready) for _ in range(processes)]:
+                started.result()
         # SIGTERM (a service manager stopping the worker) ends it like Ctrl-C, so
         # the pool's processes are shut down with it instead of left behind.
         signal.signal(signal.SIGTERM, _interrupt)

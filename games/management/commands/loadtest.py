@@ -106,6 +106,27 @@ class Command(BaseCommand):
             metavar="CSV",
             help="Also write every move's delivery times to this file, a line per move.",
         )
+        parser.add_argument(
+            "--one-owner",
+            action="store_true",
+            help="Every table belongs to one person (as a tournament's belong to its "
+            "organiser): the backlog whose bots must not starve anyone else's.",
+        )
+        parser.add_argument(
+            "--probe-level",
+            choices=LEVELS,
+            default=None,
+            help="Add one table of another person against bots of this level, its bot "
+            "replies and moves reported on their own ('probe').",
+        )
+        parser.add_argument(
+            "--late-spectators",
+            type=int,
+            default=0,
+            help="Spectators joining the first table while the tables play, "
+            "--late-concurrency at a time ('late_spectators').",
+        )
+        parser.add_argument("--late-concurrency", type=int, default=10)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--keep", action="store_true", help="Keep the tables and players.")
 
@@ -119,6 +140,8 @@ class Command(BaseCommand):
             raise CommandError(f"--bots must be between 0 and {seats - 1}.")
         if not 1 <= options["tables"] <= 500 or not 0 <= options["spectators"] <= 2000:
             raise CommandError("--tables must be 1..500 and --spectators 0..2000.")
+        if not 0 <= options["late_spectators"] <= 2000 or options["late_concurrency"] < 1:
+            raise CommandError("--late-spectators must be 0..2000, --late-concurrency 1 or more.")
         if not 0 < options["seconds"] <= 3600:
             raise CommandError("--seconds must be more than 0 and at most 3600.")
         if not 0 <= options["think_spread"] < 1:
@@ -147,6 +170,10 @@ class Command(BaseCommand):
                 "stagger",
                 "spectators",
                 "seconds",
+                "one_owner",
+                "probe_level",
+                "late_spectators",
+                "late_concurrency",
             )
         } | {"servers": len(urls)}
         run, bare = summary["run"], summary["bare_broadcast"]
@@ -211,14 +238,21 @@ class Command(BaseCommand):
             (f for f in MatchFormat.choices(variant) if f.kind == FIRST_TO), key=lambda f: f.n
         )
         User = get_user_model()
+        owner = User.objects.create_user(f"lt-{run_id}-owner", password=None)
+        users.append(owner)
         next_url = 0
-        for t in range(options["tables"]):
+        self._probe_table: int | None = None
+        probe = options["probe_level"]
+        for t in range(options["tables"] + (1 if probe else 0)):
+            is_probe = t == options["tables"]
+            bots = seats - 1 if is_probe else options["bots"]
             people = [
                 User.objects.create_user(f"lt-{run_id}-{t}-{s}", password=None)
                 for s in range(seats - bots)
             ]
             users += people
-            others = ["open"] * (seats - bots - 1) + [options["bot_level"]] * bots
+            level = probe if is_probe else options["bot_level"]
+            others = ["open"] * (seats - bots - 1) + [level] * bots
             table = create_table(
                 user=people[0],
                 variant=variant,
@@ -230,6 +264,12 @@ class Command(BaseCommand):
             )
             for index, user in enumerate(people[1:], start=1):
                 join_seat(table.pk, user, index)
+            if is_probe:
+                self._probe_table = table.pk
+            elif options["one_owner"]:
+                # Made by its own person (within every per-person limit), then
+                # handed to one owner, as a tournament's tables are its organiser's.
+                Table.objects.filter(pk=table.pk).update(created_by=owner)
             bot_seats = frozenset(range(seats - bots, seats))
             for index, user in enumerate(people):
                 viewers.append(
@@ -242,9 +282,15 @@ class Command(BaseCommand):
                 for _ in range(options["spectators"]):
                     viewers.append(client.Viewer(table.pk, None, urls[next_url % len(urls)], None))
                     next_url += 1
+                for _ in range(options["late_spectators"]):
+                    url = urls[next_url % len(urls)]
+                    viewers.append(client.Viewer(table.pk, None, url, None, late=True))
+                    next_url += 1
 
     async def _run(self, viewers: list[client.Viewer], options: dict[str, Any]) -> dict[str, Any]:
-        record = client.Record(expected=len(viewers))
+        record = client.Record(
+            expected=sum(not v.late for v in viewers), probe_table=self._probe_table
+        )
         stop = asyncio.Event()
         closing = asyncio.Event()
         rng = random.Random(options["seed"])
@@ -252,7 +298,8 @@ class Command(BaseCommand):
         offsets = {t: options["stagger"] * i / len(tables) for i, t in enumerate(tables)}
         clients = []
         for ident, viewer in enumerate(viewers):
-            record.viewers_of[viewer.table].add(ident)
+            if not viewer.late:  # a move's last viewer: of those there from the start
+                record.viewers_of[viewer.table].add(ident)
             clients.append(
                 client.Client(
                     ident,
@@ -268,8 +315,11 @@ class Command(BaseCommand):
                 )
             )
         gate = asyncio.Semaphore(options["connect_concurrency"])
+        late_gate = asyncio.Semaphore(options["late_concurrency"])
         joining = time.perf_counter()
-        tasks = [asyncio.create_task(c.run(gate)) for c in clients]
+        tasks = [
+            asyncio.create_task(c.run(late_gate if c.viewer.late else gate)) for c in clients
+        ]
         await record.ready.wait()  # joins are timed on their own; the run starts now
         started = time.perf_counter()
         cpu_before = client.read_cpu_times()
@@ -286,6 +336,7 @@ class Command(BaseCommand):
         if options["samples"]:
             client.write_samples(record, started, options["samples"])
         run["all_joined_s"] = round(all_joined_s, 2)
+        run.update(client.summarise_extras(record, started, tables[0]))
         run["machine_cpu"] = machine
         by_table: dict[int, list[client.Viewer]] = {}
         for viewer in viewers:

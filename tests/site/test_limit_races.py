@@ -1,0 +1,124 @@
+"""Limits hold when the requests arrive at once (issue 22, break 4).
+
+Each test fires its requests from many threads released together by a barrier,
+through Django's full request handling, against the configured database (SQLite
+by default, PostgreSQL with DATABASE_URL) and cache, and asserts the limit
+exactly: the old code checked a count before the expensive work and wrote it
+after, so twenty sign-ups at once made twenty accounts.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import MD5PasswordHasher
+from django.db import connections
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Table
+from tests.live.conftest import _default_rule_sets  # noqa: F401 - the default rule sets
+from tests.site.conftest import PASSWORD, client_for, default_rule_set
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def at_once(count: int, request: Callable[[int], int]) -> Counter[int]:
+    """Run ``request(n)`` for n in range(count), all released at the same moment;
+    the status codes they answered, counted."""
+    barrier = threading.Barrier(count)
+
+    def one(n: int) -> int:
+        try:
+            barrier.wait(timeout=30)
+            return request(n)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(count) as pool:
+        return Counter(pool.map(one, range(count)))
+
+
+def test_twenty_sign_ups_at_once_from_one_address_make_exactly_the_limit(settings) -> None:
+    settings.BLOT_SIGNUPS_PER_ADDRESS_HOURLY = 5
+
+    def sign_up(n: int) -> int:
+        return Client().post(
+            reverse("signup"),
+            {"username": f"racer{n}", "password1": PASSWORD, "password2": PASSWORD},
+            REMOTE_ADDR="10.9.0.1",
+        ).status_code
+
+    statuses = at_once(20, sign_up)
+    assert statuses == Counter({302: 5, 429: 15})
+    assert get_user_model().objects.filter(username__startswith="racer").count() == 5
+
+
+class CountingHasher(MD5PasswordHasher):
+    """The tests' fast hasher, counting the passwords it checks."""
+
+    checked = 0
+    lock = threading.Lock()
+
+    def verify(self, password: str, encoded: str) -> bool:
+        with CountingHasher.lock:
+            CountingHasher.checked += 1
+        return super().verify(password, encoded)
+
+
+def test_forty_logins_at_once_are_judged_no_more_than_the_limit(settings, alice) -> None:
+    settings.AXES_FAILURE_LIMIT = 10
+    settings.PASSWORD_HASHERS = [f"{__name__}.CountingHasher"]
+    CountingHasher.checked = 0
+
+    def guess(n: int) -> int:
+        return Client().post(
+            reverse("login"),
+            {"username": "alice", "password": f"wrong-{n}"},
+            REMOTE_ADDR="10.9.0.2",
+        ).status_code
+
+    statuses = at_once(40, guess)
+    # Exactly ten passwords were checked; the tenth failure already answers with
+    # the lockout (429), as django-axes does, and the thirty after it were
+    # refused before their password was checked.
+    assert CountingHasher.checked == 10
+    assert statuses == Counter({200: 9, 429: 31})
+    # The right password is refused too now: the username is locked out.
+    response = Client().post(
+        reverse("login"), {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="10.9.0.3"
+    )
+    assert response.status_code == 429
+
+
+def test_thirty_table_creations_at_once_make_exactly_the_hourly_limit(settings, alice) -> None:
+    settings.BLOT_TABLES_PER_USER_HOURLY = 7
+    rule_set = default_rule_set("open_blot").pk
+    client = client_for(alice)
+    cookie = client.cookies
+
+    def create(n: int) -> int:
+        one = Client()
+        one.cookies = cookie
+        return one.post(
+            reverse("table_create"),
+            {
+                "variant": "open_blot",
+                "format": "first_to:501",
+                "rule_set": rule_set,
+                "seat_1": "open",
+                "turn_seconds": 30,
+                "disconnect_grace_seconds": 60,
+                "bot_delay_ms": 700,
+            },
+            REMOTE_ADDR=f"10.9.1.{n}",
+        ).status_code
+
+    statuses = at_once(30, create)
+    assert statuses[302] == 7
+    assert Table.objects.filter(created_by=alice).count() == 7
