@@ -22,7 +22,6 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Table
-from tests.live.conftest import _default_rule_sets  # noqa: F401 - the default rule sets
 from tests.site.conftest import PASSWORD, client_for, default_rule_set
 
 pytestmark = pytest.mark.django_db(transaction=True)
