@@ -8,26 +8,34 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from games import access
-from games.models import Deal
+from games.models import Deal, MatchEvent
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = access.get_match(request, pk)
     participants = list(match.participants.select_related("user").order_by("index"))
+    names = {p.index: p.shown_name for p in participants}
+    rows = list(match.score_rows.select_related("deal").order_by("number"))
+    for row in rows:  # dealer and taker by name, not by seat number
+        row.dealer_name = names.get(row.dealer, "?")
+        row.taker_name = None if row.taker is None else names.get(row.taker, "?")
+    events = _events(match, participants)
     context = {
         "match": match,
         "participants": participants,
         "sides": _sides(participants),
-        "rows": list(match.score_rows.select_related("deal").order_by("number")),
+        "rows": rows,
+        "best_of": match.format.startswith("best_of"),
         "deals": list(match.deals.order_by("number")),
-        "events": _events(match, participants),
+        "events": events,
+        "resigned": [e["name"] for e in events if e["kind"] == MatchEvent.Kind.RESIGNED],
     }
     return render(request, "games/match.html", context)
 
 
 def _events(match, participants) -> list[dict]:
     """Who left the table and who came back, and when (games.services.seating)."""
-    names = {p.index: p.name for p in participants}
+    names = {p.index: p.shown_name for p in participants}
     return [
         {"name": names.get(e.index, "?"), "kind": e.kind, "at": e.at, "deal": e.deal_number}
         for e in match.events.all()

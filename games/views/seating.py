@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from games import access
 from games.models import Table
-from games.services import ServiceError, seating
+from games.services import ServiceError, matches, seating
 
 
 def _act(
@@ -96,5 +96,39 @@ def rematch(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
             ),
             "button": _("Rematch"),
             "action": "rematch",
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def resign(request: HttpRequest, pk: int) -> HttpResponse:
+    table = access.get_table(request, pk)
+    return _act(
+        request,
+        table,
+        lambda: seating.resign(table.pk, request.user),
+        {
+            "title": _("Resign the match?"),
+            "text": seating.resign_consequence(table, request.user),
+            "button": _("Resign"),
+            "action": "resign-confirm",
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def next_deal(request: HttpRequest, pk: int) -> HttpResponse:
+    table = access.get_table(request, pk)
+    return _act(
+        request,
+        table,
+        lambda: matches.deal_next_for(table.pk, request.user),
+        {
+            "title": _("Deal the next deal?"),
+            "text": _("The previous deal's result leaves the table and the next deal is dealt."),
+            "button": _("Next deal"),
+            "action": "next-deal",
         },
     )

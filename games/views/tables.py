@@ -14,7 +14,7 @@ from games.forms import TableCreateForm, VariantForm
 from games.live.draw.render import live_socket_url, render_table
 from games.models import Table, Variant
 from games.ratelimit import client_address
-from games.services import ServiceError
+from games.services import ServiceError, seating
 from games.services import tables as table_services
 
 
@@ -70,6 +70,8 @@ def _table_page(request: HttpRequest, table: Table, token: str | None) -> HttpRe
         # The live table: the same rendering the WebSocket sends on every change.
         context["live_html"] = render_table(table, my_seat.index if my_seat else None)
         context["ws_url"] = live_socket_url(table, token)
+        if my_seat is not None:
+            context["resign_text"] = seating.resign_consequence(table, user)
     return render(request, "games/table.html", context)
 
 
