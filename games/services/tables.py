@@ -231,11 +231,16 @@ def _bump(table: Table) -> None:
 QUICK_BOT_LEVEL = BotLevel.NORMAL
 
 
-def create_quick_bot_table(user: AbstractBaseUser, variant: str) -> Table:
-    """A public table against Normal bots with the variant's defaults; the match
-    starts at once. Goes through :func:`create_table` like any other table."""
+def create_quick_bot_table(
+    user: AbstractBaseUser, variant: str, level: str = QUICK_BOT_LEVEL
+) -> Table:
+    """A public table against bots of ``level`` (Normal unless the player picked
+    another) with the variant's defaults; the match starts at once. Goes through
+    :func:`create_table` like any other table."""
     if variant not in SEATS:
         raise ServiceError(_("Unknown variant."))
+    if level not in BotLevel.values:
+        raise ServiceError(_("Unknown bot level."))
     rule_set = RuleSetConfig.objects.filter(variant=variant, is_default=True).first()
     if rule_set is None:
         raise ServiceError(_("This variant has no default rule set."))
@@ -244,5 +249,5 @@ def create_quick_bot_table(user: AbstractBaseUser, variant: str) -> Table:
         variant=variant,
         fmt=str(MatchFormat.default(variant)),
         rule_set=rule_set,
-        others=[QUICK_BOT_LEVEL] * (SEATS[variant] - 1),
+        others=[level] * (SEATS[variant] - 1),
     )
