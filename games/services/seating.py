@@ -261,6 +261,8 @@ def check_rematch(table: Table, user: AbstractBaseUser, match_id: int) -> tuple[
     seat = _own_seat(table, user)
     if match.status != Match.Status.FINISHED:
         raise ServiceError(_("The match is not over yet."))
+    if match.tournament_id is not None:
+        raise ServiceError(_("A tournament match is played once: there is no rematch."))
     return match, seat
 
 
