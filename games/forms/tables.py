@@ -83,7 +83,22 @@ class TableCreateForm(forms.Form):
         help_text=_("How long a finished trick stays in the middle before it is gathered."),
     )
 
-    TIMING_FIELDS = ("turn_seconds", "disconnect_grace_seconds", "bot_delay_ms", "trick_pause_ms")
+    result_pause_seconds = forms.IntegerField(
+        required=False,
+        label=_("Pause after a deal (seconds)"),
+        min_value=2,
+        max_value=60,
+        initial=10,
+        help_text=_(
+            "How long a deal's result stays on the table for everyone before the next "
+            "deal. A player alone with bots moves on with Next deal."
+        ),
+    )
+
+    TIMING_FIELDS = (
+        "turn_seconds", "disconnect_grace_seconds", "bot_delay_ms", "trick_pause_ms",
+        "result_pause_seconds",
+    )
 
     def __init__(self, variant: str, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {})

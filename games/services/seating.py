@@ -315,6 +315,7 @@ def prefill_new_table(table: Table, seats: Iterable[Seat] | None = None) -> dict
         "turn_seconds": str(table.turn_seconds),
         "disconnect_grace_seconds": str(table.disconnect_grace_seconds),
         "bot_delay_ms": str(table.bot_delay_ms),
+        "result_pause_seconds": str(table.result_pause_seconds),
     }
     if table.rule_set_id is not None:
         data["rule_set"] = str(table.rule_set_id)

@@ -22,7 +22,8 @@ from games.services.matches import start_match
 
 OPEN = "open"
 TIMING_FIELDS = frozenset(
-    {"turn_seconds", "disconnect_grace_seconds", "bot_delay_ms", "trick_pause_ms"}
+    {"turn_seconds", "disconnect_grace_seconds", "bot_delay_ms", "trick_pause_ms",
+     "result_pause_seconds"}
 )
 SEAT_CHOICES = (OPEN, *BotLevel.values)
 
