@@ -202,14 +202,34 @@ def do_resign(table: Table, match: Match, seat: Seat) -> bool:
     return True
 
 
-def resign_consequence(table: Table, user: AbstractBaseUser) -> str:
-    """What resigning would do at ``table``, said before the player confirms."""
+def _others_playing(table: Table, user: AbstractBaseUser, same_side: bool) -> bool:
     seats = list(table.seats.all())
     mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
-    partner_plays = mine is not None and any(
-        s.user_id is not None and s.side == mine.side and s.pk != mine.pk and s.left_at is None
+    return mine is not None and any(
+        s.user_id is not None
+        and s.pk != mine.pk
+        and s.left_at is None
+        and (s.side == mine.side or not same_side)
         for s in seats
     )
+
+
+def leave_consequence(table: Table, user: AbstractBaseUser) -> str:
+    """What leaving would do at ``table``, said before the player confirms."""
+    if not _others_playing(table, user, same_side=False):
+        return _(
+            "Nobody else plays at this table: the match ends at once and counts as a "
+            "loss for your side."
+        )
+    return _(
+        "A Normal bot will play your seat from its next turn. You can come back to your "
+        "seat while the match lasts."
+    )
+
+
+def resign_consequence(table: Table, user: AbstractBaseUser) -> str:
+    """What resigning would do at ``table``, said before the player confirms."""
+    partner_plays = _others_playing(table, user, same_side=True)
     if partner_plays:
         return _(
             "Your side loses the match. A Normal bot plays your seat until the match "

@@ -53,10 +53,7 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
         lambda: seating.leave(table.pk, request.user),
         {
             "title": _("Leave the table?"),
-            "text": _(
-                "A Normal bot will play your seat from its next turn. You can come back "
-                "to your seat while the match lasts."
-            ),
+            "text": seating.leave_consequence(table, request.user),
             "button": _("Leave the table"),
             "action": "leave-confirm",
         },

@@ -72,6 +72,7 @@ def _table_page(request: HttpRequest, table: Table, token: str | None) -> HttpRe
         context["ws_url"] = live_socket_url(table, token)
         if my_seat is not None:
             context["resign_text"] = seating.resign_consequence(table, user)
+            context["leave_text"] = seating.leave_consequence(table, user)
     return render(request, "games/table.html", context)
 
 
