@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.match import MatchFormat
 from engine.rules import SEATS
-from games.labels import format_label
+from games.labels import format_label, rule_set_label
 from games.models import BotLevel, RuleSetConfig, Variant
 from games.services.tables import OPEN
 
@@ -110,6 +110,7 @@ class TableCreateForm(forms.Form):
         self.fields["format"].initial = str(MatchFormat.default(variant))
         rule_sets = RuleSetConfig.objects.filter(variant=variant)
         self.fields["rule_set"].queryset = rule_sets
+        self.fields["rule_set"].label_from_instance = lambda r: rule_set_label(r.name)
         self.fields["rule_set"].initial = rule_sets.filter(is_default=True).first()
         for index in range(1, SEATS[variant]):
             self.fields[f"seat_{index}"] = forms.ChoiceField(
