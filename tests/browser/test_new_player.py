@@ -311,3 +311,53 @@ def test_every_page_fits_a_phone_in_every_language(new_page, site_db):
             shot(page, f"match-over-player-desktop-{language}")
             page.set_viewport_size(PHONE)
     assert too_wide == [], "\n".join(too_wide)
+
+
+def test_phone_details_touch_hints_edges_red_suits_and_the_background(
+    browser, blot_server, site_db
+):
+    """On a touch phone no key hints show, bid buttons and Leave keep off the
+    screen's left edge, hearts and diamonds are red in the result and the score
+    table, and a long page's background does not turn white below the fold."""
+    context = browser.new_context(
+        base_url=blot_server.url, viewport=PHONE, has_touch=True, is_mobile=True
+    )
+    context.set_default_timeout(20_000)
+    from tests.browser.pages import RECORDER_JS
+
+    context.add_init_script(RECORDER_JS)
+    try:
+        page = context.new_page()
+        sign_up(page, "Nare")
+        table_id = quick_play(page, "belote", "easy")
+        site_db.set_bot_delay(table_id, BOT_DELAY_MS)
+        tp = TablePage(page, table_id, site_db).wait_live()
+        tp.wait_turn(timeout=LONG)
+        kbd = page.locator("#controls kbd")
+        assert all(not k.is_visible() for k in kbd.all()), "key hints on a touch screen"
+        for control in page.locator(
+            "#controls button[data-action], #controls a[data-action]"
+        ).all():
+            box = control.bounding_box()
+            if box:
+                assert box["x"] >= 4, f"a control touches the left edge: {box}"
+        tp.play(card_plays=100)  # the whole deal, until its result
+        page.locator("#table-root [data-deal-result]").wait_for()
+        # Every suit named in the score table and the result: ♥ ♦ red, ♣ ♠ not.
+        colors = page.evaluate(
+            """() => [...document.querySelectorAll(
+                 '#score-table tbody td, #table-root [data-deal-result] .summary span')]
+               .filter(el => ['♥', '♦', '♣', '♠'].includes(el.textContent.trim()))
+               .map(el => [el.textContent.trim(), getComputedStyle(el).color])"""
+        )
+        assert colors, "no suit named in the score table"
+        red = "rgb(192, 38, 45)"
+        for suit, color in colors:
+            assert (color == red) == (suit in "♥♦"), (suit, color)
+        shot(page, "result-player-phone-touch-en")
+        # A long page: the html element carries the felt, not white.
+        page.goto("/rules/belote/")
+        color = page.evaluate("() => getComputedStyle(document.documentElement).backgroundColor")
+        assert color not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)")
+    finally:
+        context.close()
