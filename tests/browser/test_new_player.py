@@ -116,6 +116,7 @@ def test_the_result_stays_until_next_deal_and_a_timeout_is_said(new_page, site_d
     assert tp.attr("data-deal") == "1"
     button = page.locator('#table-root [data-action="next-deal"]')
     assert button.is_visible()
+    assert tp.focused() == "next-deal"  # Enter deals the next deal
     tp.assert_on_first_screen('#table-root [data-action="next-deal"]')
     assert page_width(page) <= PHONE["width"]
     shot(page, "result-next-deal-player-phone-en")

@@ -170,9 +170,10 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         return context
     participants = _once("participants", lambda: list(match.participants.all()))
     match_over = match.status == Match.Status.FINISHED
-    # Who resigned: read only when someone may have (a resigned seat is a left
-    # one) or the match is over, so an ordinary move's frame costs no query.
-    maybe_resigned = match_over or any(row.left_at for row in seat_rows.values())
+    # Who resigned: read only when someone may have (a resigned seat stays a
+    # left one, to the match's end and after), so an ordinary move's frame costs
+    # no query.
+    maybe_resigned = any(row.left_at for row in seat_rows.values())
     resigned: set[int] = (
         _once("resigned", lambda: set(
             match.events.filter(kind=MatchEvent.Kind.RESIGNED).values_list("index", flat=True)
