@@ -290,6 +290,9 @@ def test_every_page_fits_a_phone_in_every_language(new_page, site_db):
                 if not path.startswith("/rules/"):  # (a page not yet translated is English)
                     assert view.locator("html").get_attribute("lang") == language, (who, path)
                 width = page_width(view)
+                if language == "hy":
+                    slug = path.strip("/").replace("/", "-") or "lobby"
+                    shot(view, f"page-{slug}-{who}-phone-hy")
                 if width > PHONE["width"]:
                     too_wide.append(f"{language} {who} {path}: {width} px")
         # The header is a menu on a phone: its links open from it, none broken in two.
@@ -309,6 +312,9 @@ def test_every_page_fits_a_phone_in_every_language(new_page, site_db):
             spectator.goto(f"/tables/{table_id}/")
             spectator.locator("#table-root").wait_for()
             shot(spectator, f"match-over-spectator-phone-{language}")
+            spectator.set_viewport_size(DESKTOP)
+            shot(spectator, f"match-over-spectator-desktop-{language}")
+            spectator.set_viewport_size(PHONE)
             page.set_viewport_size(DESKTOP)
             shot(page, f"match-over-player-desktop-{language}")
             page.set_viewport_size(PHONE)
