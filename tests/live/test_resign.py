@@ -46,6 +46,10 @@ def test_resigning_a_bot_match_ends_it_at_once_as_the_players_loss(make_table, a
     assert list(match.deals.values_list("status", flat=True)) == [Deal.Status.ABANDONED]
     # Nothing is left for the conductor to play.
     assert not act_if_due(table.pk, now=later())
+    # The table still shows the way on: rematch and a new table, and says why.
+    html = render_table(table, 0)
+    assert 'data-action="rematch"' in html and 'data-action="new-table"' in html
+    assert "data-resigned" in html
 
 
 def test_resigning_twice_changes_nothing_and_leaves_one_event(make_table, alice) -> None:
