@@ -110,7 +110,8 @@ class TableCreateForm(forms.Form):
         self.fields["format"].initial = str(MatchFormat.default(variant))
         rule_sets = RuleSetConfig.objects.filter(variant=variant)
         self.fields["rule_set"].queryset = rule_sets
-        self.fields["rule_set"].label_from_instance = lambda r: rule_set_label(r.name)
+        rule_set = self.fields["rule_set"]
+        rule_set.label_from_instance = lambda r: rule_set_label(r.name)  # type: ignore[attr-defined]
         self.fields["rule_set"].initial = rule_sets.filter(is_default=True).first()
         for index in range(1, SEATS[variant]):
             self.fields[f"seat_{index}"] = forms.ChoiceField(

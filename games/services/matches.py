@@ -159,7 +159,8 @@ def end_match(match: Match, table: Table, winner: int | None) -> None:
     match.winner = winner
     match.finished_at = now
     match.save(update_fields=["status", "winner", "finished_at"])
-    Tournament.objects.filter(pk=match.tournament_id).update(wakeup_at=now)
+    if match.tournament_id is not None:
+        Tournament.objects.filter(pk=match.tournament_id).update(wakeup_at=now)
     table.status = Table.Status.FINISHED
     table.wakeup_at = None
     table.save(update_fields=["status", "wakeup_at"])

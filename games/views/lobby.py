@@ -4,6 +4,8 @@ against bots."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count, JSONField, OuterRef, Prefetch, Q, Subquery
@@ -74,10 +76,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
 BOT_LEVEL_KEY = "quick_bot_level"
 
 
-def _my_tables(user) -> list[Table]:
+def _my_tables(user) -> list[Any]:
     """The viewer's running tables, each told apart by its opponents, its score
     and when it last moved."""
-    tables = list(
+    tables: list[Any] = list(
         Table.objects.filter(seats__user=user)
         .exclude(status=Table.Status.FINISHED)
         .annotate(score=_score())

@@ -17,8 +17,8 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     names = {p.index: p.shown_name for p in participants}
     rows = list(match.score_rows.select_related("deal").order_by("number"))
     for row in rows:  # dealer and taker by name, not by seat number
-        row.dealer_name = names.get(row.dealer, "?")
-        row.taker_name = None if row.taker is None else names.get(row.taker, "?")
+        setattr(row, "dealer_name", names.get(row.dealer, "?"))  # noqa: B010 - for the page only
+        setattr(row, "taker_name", None if row.taker is None else names.get(row.taker, "?"))  # noqa: B010
     events = _events(match, participants)
     context = {
         "match": match,

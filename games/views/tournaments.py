@@ -246,7 +246,8 @@ def _paired(cells: list[BracketCell]) -> dict[str, Any]:
 def _show_scores(tournament: Tournament, pairings: list[Pairing]) -> None:
     """What a finished pairing's score shows: deals won in a best-of-N match
     (summed points say little there), the match points otherwise."""
-    for p in pairings:
+    shown: list[Any] = pairings  # each gets its score as the page shows it
+    for p in shown:
         p.shown_a, p.shown_b = p.points_a, p.points_b
     if not tournament.format.startswith("best_of"):
         return
@@ -255,7 +256,7 @@ def _show_scores(tournament: Tournament, pairings: list[Pairing]) -> None:
     rows = ScoreRow.objects.filter(match_id__in=match_ids).order_by("match_id", "-number")
     for match_id, won in rows.values_list("match_id", "wins"):
         wins.setdefault(match_id, won)
-    for p in pairings:
+    for p in shown:
         if p.match_id in wins:
             p.shown_a, p.shown_b = wins[p.match_id][0], wins[p.match_id][1]
 

@@ -247,11 +247,14 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         pause = result_pause(table, timedelta(milliseconds=1), playing_people)
         deadline_ms = int((shown.finished_at + pause).timestamp() * 1000)
         mine = seat_rows.get(seat) if seat is not None else None
-        alone = playing_people == 1 and mine is not None and mine.user_id is not None
+        alone = (
+            playing_people == 1
+            and mine is not None
+            and mine.user_id is not None
+            and mine.left_at is None
+        )
         next_deal = {
-            "url": match_actions.reverse("match_next_deal", args=[table.pk])
-            if alone and mine.left_at is None
-            else None,
+            "url": match_actions.reverse("match_next_deal", args=[table.pk]) if alone else None,
         }
     trick, complete, winner = _trick_on_table(obs)
     callouts = _callouts(obs, trick)
