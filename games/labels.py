@@ -103,3 +103,16 @@ def suit_color(value: str | None) -> str:
 
 def marker_label(value: str) -> str:
     return str(MARKERS.get(value, value))
+
+
+#: The rule sets the site ships with (games/migrations/0002_default_rule_sets.py),
+#: named in the reader's language; a rule set an admin made keeps its own name.
+BUILT_IN_RULE_SETS = {
+    "Belote (standard)": gettext_lazy("Belote (standard)"),
+    "Open Blot (standard)": gettext_lazy("Open Blot (standard)"),
+}
+
+
+def rule_set_label(name: str) -> str:
+    return str(BUILT_IN_RULE_SETS.get(name, name))
+

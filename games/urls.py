@@ -53,6 +53,8 @@ urlpatterns = [
     # A running match: leave it, come back; a finished one: rematch.
     path("tables/<int:pk>/leave-match/", seating.leave, name="match_leave"),
     path("tables/<int:pk>/return/", seating.come_back, name="match_return"),
+    path("tables/<int:pk>/resign/", seating.resign, name="match_resign"),
+    path("tables/<int:pk>/next-deal/", seating.next_deal, name="match_next_deal"),
     path(
         "tables/<int:pk>/matches/<int:match_pk>/rematch/", seating.rematch, name="match_rematch"
     ),

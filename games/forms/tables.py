@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.match import MatchFormat
 from engine.rules import SEATS
-from games.labels import format_label
+from games.labels import format_label, rule_set_label
 from games.models import BotLevel, RuleSetConfig, Variant
 from games.services.tables import OPEN
 
@@ -83,7 +83,22 @@ class TableCreateForm(forms.Form):
         help_text=_("How long a finished trick stays in the middle before it is gathered."),
     )
 
-    TIMING_FIELDS = ("turn_seconds", "disconnect_grace_seconds", "bot_delay_ms", "trick_pause_ms")
+    result_pause_seconds = forms.IntegerField(
+        required=False,
+        label=_("Pause after a deal (seconds)"),
+        min_value=2,
+        max_value=60,
+        initial=10,
+        help_text=_(
+            "How long a deal's result stays on the table for everyone before the next "
+            "deal. A player alone with bots moves on with Next deal."
+        ),
+    )
+
+    TIMING_FIELDS = (
+        "turn_seconds", "disconnect_grace_seconds", "bot_delay_ms", "trick_pause_ms",
+        "result_pause_seconds",
+    )
 
     def __init__(self, variant: str, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {})
@@ -96,6 +111,8 @@ class TableCreateForm(forms.Form):
         self.fields["format"].initial = str(MatchFormat.default(variant))
         rule_sets = RuleSetConfig.objects.filter(variant=variant)
         cast(forms.ModelChoiceField, self.fields["rule_set"]).queryset = rule_sets
+        rule_set = self.fields["rule_set"]
+        rule_set.label_from_instance = lambda r: rule_set_label(r.name)  # type: ignore[attr-defined]
         self.fields["rule_set"].initial = rule_sets.filter(is_default=True).first()
         for index in range(1, SEATS[variant]):
             self.fields[f"seat_{index}"] = forms.ChoiceField(

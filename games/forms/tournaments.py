@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine.match import MatchFormat
-from games.labels import format_label
+from games.labels import format_label, rule_set_label
 from games.models import BotLevel, Kind, RuleSetConfig, Variant
 from games.models.tournaments import MAX_ENTRANTS, MAX_SWISS_ROUNDS, MIN_ENTRANTS
 
@@ -83,6 +83,8 @@ class TournamentCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["match_format"]).choices = _all_formats()
         self.fields["match_format"].initial = "best_of:3"
+        rule_set = self.fields["rule_set"]
+        rule_set.label_from_instance = lambda r: rule_set_label(r.name)  # type: ignore[attr-defined]
         if not is_staff:
             del self.fields["featured"]
 

@@ -22,3 +22,9 @@ def bot_name(index: int, level: str) -> str:
     """A bot's name at a table, in the reader's language (numbered by seat, so
     three bots at one table can be told apart)."""
     return gettext("Bot %(n)s (%(level)s)") % {"n": index + 1, "level": BotLevel(level).label}
+
+
+def partner_bot_name(level: str) -> str:
+    """A bot a tournament seats beside an entrant who has no partner: not an
+    entrant, so not numbered like one."""
+    return gettext("Partner bot (%(level)s)") % {"level": BotLevel(level).label}

@@ -16,7 +16,7 @@ from engine.rules import RuleSet
 if TYPE_CHECKING:
     from engine.match import MatchFormat
 
-from games.models.choices import BotLevel, Variant, bot_name
+from games.models.choices import BotLevel, Variant, bot_name, partner_bot_name
 from games.models.tables import Table
 from games.models.tournaments import Tournament
 
@@ -92,6 +92,9 @@ class Participant(models.Model):
         _("bot level"), max_length=10, choices=BotLevel.choices, null=True, blank=True
     )
     name = models.CharField(_("name"), max_length=40)
+    # The number a bot is called by when it is not its seat's: a tournament's bot
+    # entrant keeps its entrant number on every table (0: a tournament partner bot).
+    bot_number = models.PositiveSmallIntegerField(_("bot number"), null=True, blank=True)
 
     class Meta:
         ordering = ["match", "index"]
@@ -111,8 +114,15 @@ class Participant(models.Model):
     @property
     def shown_name(self) -> str:
         """The name to show: a person's as stored, a bot's in the reader's language
-        (the stored one is in the language of whoever started the match)."""
-        return bot_name(self.index, self.bot_level) if self.bot_level else self.name
+        (the stored one is in the language of whoever started the match). A
+        tournament's bot entrant is called by its entrant number everywhere."""
+        if not self.bot_level:
+            return self.name
+        if self.bot_number == 0:
+            return partner_bot_name(self.bot_level)
+        if self.bot_number is not None:
+            return bot_name(self.bot_number - 1, self.bot_level)
+        return bot_name(self.index, self.bot_level)
 
 
 class Deal(models.Model):
@@ -124,6 +134,9 @@ class Deal(models.Model):
     class Status(models.TextChoices):
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
+        # The match ended (resigned, or nobody left to see it) while this deal
+        # was being played: it has no result and its deck stays secret.
+        ABANDONED = "abandoned", _("Abandoned")
 
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, related_name="deals", verbose_name=_("match")

@@ -84,6 +84,14 @@ class Table(models.Model):
         default=1000,
         validators=[MaxValueValidator(5000)],
     )
+    # At a table of people, how long a finished deal's result stays on the felt
+    # before the next deal (one pause for everyone). A person alone with bots
+    # has it until they press "Next deal" (or their turn clock runs out).
+    result_pause_seconds = models.PositiveIntegerField(
+        _("pause after a deal (seconds)"),
+        default=10,
+        validators=[MinValueValidator(2), MaxValueValidator(60)],
+    )
     spectator_count = models.PositiveIntegerField(_("spectators"), default=0)
     # Live play: when the seat to act got its turn (the turn clock and bot pauses
     # count from here) and when the server should next look at the table.
@@ -149,6 +157,10 @@ class Seat(models.Model):
     # When they last came back: an old closed connection must not count as being
     # away since before they returned (the conductor's disconnect grace).
     returned_at = models.DateTimeField(_("returned"), null=True, blank=True)
+    # Set when a stand-in first played for the seat's person because their clock
+    # ran out or they were away: the stand-in goes on playing at bot time until
+    # they take the seat back (or play a card themselves). Not a leaving.
+    stand_in_since = models.DateTimeField(_("stand-in since"), null=True, blank=True)
 
     class Meta:
         ordering = ["table", "index"]

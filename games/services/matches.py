@@ -9,6 +9,7 @@ pause, after which the conductor calls :func:`deal_next`.
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
 from django.db import transaction
 from django.db.models import F
@@ -21,9 +22,9 @@ from engine.match import Match as EngineMatch
 from engine.match import MatchFormat
 from engine.match import ScoreRow as EngineScoreRow
 from engine.shuffle import commit, shuffled_deck
-from games.models import Deal, Match, Participant, ScoreRow, Seat, Table, Tournament
+from games.models import Deal, Match, MatchEvent, Participant, ScoreRow, Seat, Table, Tournament
 from games.models.choices import bot_name
-from games.services.changes import announce_to_user
+from games.services.changes import announce_table_changed, announce_to_user
 from games.services.errors import ServiceError
 
 
@@ -129,19 +130,42 @@ def finish_deal(deal: Deal, played: EngineDeal | None = None) -> ScoreRow:
     row = score_row_from(match, deal, folded.add_deal(result))
     table = Table.objects.select_for_update().get(pk=match.table_id)
     if folded.is_over:
-        match.status = Match.Status.FINISHED
-        match.winner = folded.winner
-        match.finished_at = timezone.now()
-        match.save(update_fields=["status", "winner", "finished_at"])
-        # Wake the match's tournament (if any): the conductor records the result.
-        if match.tournament_id is not None:
-            Tournament.objects.filter(pk=match.tournament_id).update(wakeup_at=match.finished_at)
-        table.status = Table.Status.FINISHED
-        table.save(update_fields=["status"])
-        if match.tournament_id is not None:
-            announce_tournament_match(table.pk)
+        # A side one of whose people resigned has lost, whatever the score.
+        resigned = resigned_sides(match)
+        winner = 1 - min(resigned) if resigned else folded.winner
+        end_match(match, table, winner)
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
     return row
+
+
+def resigned_sides(match: Match) -> set[int]:
+    """The sides a person of which resigned this match."""
+    return {
+        index % 2
+        for index in match.events.filter(kind=MatchEvent.Kind.RESIGNED).values_list(
+            "index", flat=True
+        )
+    }
+
+
+def end_match(match: Match, table: Table, winner: int | None) -> None:
+    """Finish ``match`` (the caller holds ``table``'s row lock): a deal still
+    open is abandoned, the table is finished (so it no longer counts as a
+    running bot table) and the match's tournament, if any, is woken to record
+    the result. The caller bumps the table's version."""
+    now = timezone.now()
+    match.deals.filter(status=Deal.Status.PLAYING).update(status=Deal.Status.ABANDONED)
+    match.status = Match.Status.FINISHED
+    match.winner = winner
+    match.finished_at = now
+    match.save(update_fields=["status", "winner", "finished_at"])
+    table.status = Table.Status.FINISHED
+    table.wakeup_at = None
+    table.save(update_fields=["status", "wakeup_at"])
+    if match.tournament_id is not None:
+        Tournament.objects.filter(pk=match.tournament_id).update(wakeup_at=now)
+        # Its people's "your match is ready" goes (pushed to their open pages).
+        announce_tournament_match(table.pk)
 
 
 def announce_tournament_match(table_id: int) -> None:
@@ -174,6 +198,51 @@ def deal_next(match_id: int) -> Deal | None:
         version=F("version") + 1, turn_started_at=timezone.now(), wakeup_at=None
     )
     return deal
+
+
+def result_pause(table: Table, least: timedelta, playing: int | None = None) -> timedelta:
+    """How long a finished deal's result stays on the table before the next deal
+    (docs/DECISIONS.md): at a table of people, the table's shared
+    ``result_pause_seconds``; for a person alone with bots, until they press
+    "Next deal" (:func:`deal_next_for`) or their turn clock runs out as if it
+    were their move; ``least`` when nobody plays any more. A zero ``least``
+    (tests, benchmarks) deals at once. ``playing``: the people playing on."""
+    if not least:
+        return least
+    if playing is None:
+        playing = table.seats.filter(user__isnull=False, left_at__isnull=True).count()
+    if playing == 0:
+        return least
+    if playing == 1:
+        return max(least, timedelta(seconds=table.turn_seconds))
+    return max(least, timedelta(seconds=table.result_pause_seconds))
+
+
+def deal_next_for(table_id: int, user) -> bool:
+    """``user``, the one person playing at the table (the rest are bots or
+    stand-ins), has read the last deal's result: deal the next deal now. At a
+    table of people the table's shared pause decides instead. Returns whether a
+    deal was dealt (pressing twice deals once)."""
+    with transaction.atomic():
+        try:
+            table = Table.objects.select_for_update().get(pk=table_id)
+        except Table.DoesNotExist:
+            raise ServiceError(_("There is no such table.")) from None
+        match = table.current_match()
+        if match is None or match.status != Match.Status.PLAYING:
+            raise ServiceError(_("No match is being played at this table."))
+        playing = list(table.seats.filter(user__isnull=False, left_at__isnull=True))
+        if not user.is_authenticated or user.pk not in {s.user_id for s in playing}:
+            raise ServiceError(_("You have no seat at this table."))
+        if len(playing) > 1:
+            raise ServiceError(
+                _("At a table of people the next deal comes after the table's pause.")
+            )
+        if deal_next(match.pk) is None:
+            return False
+        table.refresh_from_db(fields=["version"])
+        announce_table_changed(table.pk, table.version)
+        return True
 
 
 def score_row_from(match: Match, deal: Deal | None, row) -> ScoreRow:

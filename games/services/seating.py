@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from games.models import Deal, Match, MatchEvent, Rematch, Seat, Table
 from games.services.changes import announce_table_changed
 from games.services.errors import ServiceError
-from games.services.matches import start_match
+from games.services.matches import end_match, resigned_sides, start_match
 
 
 def _locked(table_id: int) -> Table:
@@ -90,6 +90,7 @@ def do_leave(table: Table, match: Match, seat: Seat) -> bool:
     seat.left_at = timezone.now()
     seat.save(update_fields=["left_at"])
     _record(match, seat, MatchEvent.Kind.LEFT)
+    _end_if_nobody_plays(table, match)
     _bump_and_notify(table)
     return True
 
@@ -114,11 +115,21 @@ def check_return(table: Table, user: User) -> tuple[Match, Seat]:
 
 def do_return(table: Table, match: Match, seat: Seat) -> bool:
     if seat.left_at is None:
-        return False  # never left (or already back)
+        if seat.stand_in_since is None:
+            return False  # never left (or already back)
+        # Their clock ran out (or they were away): taking the seat back from the
+        # stand-in is not a return from leaving, so no event is recorded.
+        seat.stand_in_since = None
+        seat.save(update_fields=["stand_in_since"])
+        _bump_and_notify(table)
+        return True
+    if _has_resigned(match, seat):
+        raise ServiceError(_("You resigned this match: you cannot take your seat back."))
     now = timezone.now()
     seat.left_at = None
+    seat.stand_in_since = None
     seat.returned_at = now
-    seat.save(update_fields=["left_at", "returned_at"])
+    seat.save(update_fields=["left_at", "stand_in_since", "returned_at"])
     _record(match, seat, MatchEvent.Kind.RETURNED)
     _bump_and_notify(table)
     return True
@@ -133,6 +144,133 @@ def return_to_seat(table_id: int, user: User) -> bool:
         return do_return(table, match, seat)
 
 
+# --- resigning ---------------------------------------------------------------------------
+
+
+def _has_resigned(match: Match, seat: Seat) -> bool:
+    return match.events.filter(index=seat.index, kind=MatchEvent.Kind.RESIGNED).exists()
+
+
+def _people(table: Table) -> list[Seat]:
+    return list(table.seats.select_for_update().filter(user__isnull=False).order_by("index"))
+
+
+def _end_if_nobody_plays(table: Table, match: Match) -> bool:
+    """A match nobody plays in any more (every person at it left or resigned)
+    ends instead of being played out by stand-ins. The loser: a side that
+    resigned; else the side of people who walked out on bots; else (people on
+    both sides left) the side whose people left first."""
+    people = _people(table)
+    if not people or any(p.left_at is None for p in people):
+        return False
+    resigned = resigned_sides(match)
+    if resigned:
+        loser = min(resigned)
+    elif len({p.side for p in people}) == 1:
+        loser = people[0].side
+    else:
+        last = max(people, key=lambda p: p.left_at or timezone.now())
+        loser = 1 - last.side
+    end_match(match, table, winner=1 - loser)
+    return True
+
+
+def check_resign(table: Table, user: User) -> tuple[Match, Seat]:
+    match = _playing_match(table)
+    return match, _own_seat(table, user)
+
+
+def do_resign(table: Table, match: Match, seat: Seat) -> bool:
+    """Record the resignation (one ``RESIGNED`` event per person); a stand-in
+    plays the seat from now on and it cannot be taken back. The match ends at
+    once when no person of the resigner's side plays on (alone with bots, Open
+    Blot, or a partner who left too): their side loses. Otherwise the partner
+    plays on beside the stand-in, and the side is recorded as the loser when
+    the match ends, whatever the score (``finish_deal``)."""
+    if _has_resigned(match, seat):
+        return False
+    if seat.left_at is None:
+        seat.left_at = timezone.now()
+        seat.save(update_fields=["left_at"])
+    _record(match, seat, MatchEvent.Kind.RESIGNED)
+    side_plays_on = any(
+        p.side == seat.side and p.left_at is None for p in _people(table)
+    )
+    if not side_plays_on:
+        end_match(match, table, winner=1 - seat.side)
+    _bump_and_notify(table)
+    return True
+
+
+def _others_playing(table: Table, user: User, same_side: bool) -> bool:
+    seats = list(table.seats.all())
+    mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    return mine is not None and any(
+        s.user_id is not None
+        and s.pk != mine.pk
+        and s.left_at is None
+        and (s.side == mine.side or not same_side)
+        for s in seats
+    )
+
+
+def leave_consequence(table: Table, user: User) -> str:
+    """What leaving would do at ``table``, said before the player confirms."""
+    if not _others_playing(table, user, same_side=False):
+        return _(
+            "Nobody else plays at this table: the match ends at once and counts as a "
+            "loss for your side."
+        )
+    return _(
+        "A Normal bot will play your seat from its next turn. You can come back to your "
+        "seat while the match lasts."
+    )
+
+
+def resign_consequence(table: Table, user: User) -> str:
+    """What resigning would do at ``table``, said before the player confirms."""
+    partner_plays = _others_playing(table, user, same_side=True)
+    if partner_plays:
+        return _(
+            "Your side loses the match. A Normal bot plays your seat until the match "
+            "ends, and your partner may play on. You cannot take your seat back."
+        )
+    return _("The match ends at once and counts as a loss for your side.")
+
+
+def resign(table_id: int, user: User) -> bool:
+    """``user`` resigns the running match at ``table_id`` (a loss for their
+    side). Returns whether anything changed: resigning twice changes nothing."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        match, seat = check_resign(table, user)
+        return do_resign(table, match, seat)
+
+
+def end_unwatched(table_id: int, away: Iterable[int]) -> bool:
+    """The conductor found every person still seated at the table away (no
+    connection past their grace): they count as having left (a ``LEFT`` event
+    each) and the match, which nobody sees any more, ends."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        match = table.current_match()
+        if match is None or match.status != Match.Status.PLAYING:
+            return False
+        away = set(away)
+        people = _people(table)
+        if any(p.left_at is None and p.index not in away for p in people):
+            return False  # someone came back in the meantime
+        now = timezone.now()
+        for p in people:
+            if p.left_at is None:
+                p.left_at = now
+                p.save(update_fields=["left_at"])
+                _record(match, p, MatchEvent.Kind.LEFT)
+        ended = _end_if_nobody_plays(table, match)
+        _bump_and_notify(table)
+        return ended
+
+
 # --- rematch ------------------------------------------------------------------------------
 
 
@@ -143,6 +281,8 @@ def check_rematch(table: Table, user: User, match_id: int) -> tuple[Match, Seat]
     seat = _own_seat(table, user)
     if match.status != Match.Status.FINISHED:
         raise ServiceError(_("The match is not over yet."))
+    if match.tournament_id is not None:
+        raise ServiceError(_("A tournament match is played once: there is no rematch."))
     return match, seat
 
 
@@ -195,6 +335,7 @@ def prefill_new_table(table: Table, seats: Iterable[Seat] | None = None) -> dict
         "turn_seconds": str(table.turn_seconds),
         "disconnect_grace_seconds": str(table.disconnect_grace_seconds),
         "bot_delay_ms": str(table.bot_delay_ms),
+        "result_pause_seconds": str(table.result_pause_seconds),
     }
     if table.rule_set_id is not None:
         data["rule_set"] = str(table.rule_set_id)

@@ -24,7 +24,8 @@ from games.services.matches import start_match
 
 OPEN = "open"
 TIMING_FIELDS = frozenset(
-    {"turn_seconds", "disconnect_grace_seconds", "bot_delay_ms", "trick_pause_ms"}
+    {"turn_seconds", "disconnect_grace_seconds", "bot_delay_ms", "trick_pause_ms",
+     "result_pause_seconds"}
 )
 SEAT_CHOICES = (OPEN, *BotLevel.values)
 
@@ -221,11 +222,16 @@ def _bump(table: Table) -> None:
 QUICK_BOT_LEVEL = BotLevel.NORMAL
 
 
-def create_quick_bot_table(user: User, variant: str) -> Table:
-    """A public table against Normal bots with the variant's defaults; the match
-    starts at once. Goes through :func:`create_table` like any other table."""
+def create_quick_bot_table(
+    user: User, variant: str, level: str = QUICK_BOT_LEVEL
+) -> Table:
+    """A public table against bots of ``level`` (Normal unless the player picked
+    another) with the variant's defaults; the match starts at once. Goes through
+    :func:`create_table` like any other table."""
     if variant not in SEATS:
         raise ServiceError(_("Unknown variant."))
+    if level not in BotLevel.values:
+        raise ServiceError(_("Unknown bot level."))
     rule_set = RuleSetConfig.objects.filter(variant=variant, is_default=True).first()
     if rule_set is None:
         raise ServiceError(_("This variant has no default rule set."))
@@ -234,5 +240,5 @@ def create_quick_bot_table(user: User, variant: str) -> Table:
         variant=variant,
         fmt=str(MatchFormat.default(variant)),
         rule_set=rule_set,
-        others=[QUICK_BOT_LEVEL] * (SEATS[variant] - 1),
+        others=[level] * (SEATS[variant] - 1),
     )

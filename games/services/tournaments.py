@@ -632,7 +632,20 @@ def _open_table(tournament: Tournament, a: Entrant, b: Entrant) -> Table:
             )
     match = start_match(table)
     Match.objects.filter(pk=match.pk).update(tournament=tournament)
+    _name_bots(match, a, b)
     return table
+
+
+def _name_bots(match: Match, a: Entrant, b: Entrant) -> None:
+    """A bot entrant is the same bot, with the same name, on its table as in the
+    bracket and the standings (not "Bot <seat>"); a bot that only partners an
+    entrant is a partner bot, numbered like no entrant."""
+    for participant in match.participants.filter(bot_level__isnull=False):
+        entrant = (a, b)[participant.index % 2]
+        entrant_bot = entrant.is_bot and participant.index < 2 and entrant.seed
+        participant.bot_number = entrant.seed if entrant_bot else 0
+        participant.name = participant.shown_name
+        participant.save(update_fields=["bot_number", "name"])
 
 
 def _member(tournament: Tournament, entrant: Entrant, member: int) -> tuple[int | None, str | None]:

@@ -19,6 +19,7 @@ for _filter in (
     labels.trump_label,
     labels.suit_color,
     labels.marker_label,
+    labels.rule_set_label,
 ):
     register.filter(_filter.__name__, _filter)
 

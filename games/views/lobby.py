@@ -4,6 +4,8 @@ against bots."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count, JSONField, OuterRef, Prefetch, Q, Subquery
@@ -14,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from games.forms import LobbyFilterForm
-from games.models import Match, ScoreRow, Seat, Table
+from games.models import BotLevel, Match, ScoreRow, Seat, Table
 from games.services import ServiceError
 from games.services import tables as table_services
 from games.views.requests import HtmxRequest
@@ -62,15 +64,39 @@ def _list_context(request: HttpRequest) -> dict:
 @vary_on_headers("HX-Request")
 def lobby(request: HtmxRequest) -> HttpResponse:
     context = _list_context(request)
+    context["bot_levels"] = BotLevel.choices
+    context["bot_level"] = request.session.get(BOT_LEVEL_KEY, table_services.QUICK_BOT_LEVEL)
     if request.user.is_authenticated:
-        context["my_tables"] = (
-            Table.objects.filter(seats__user=request.user)
-            .exclude(status=Table.Status.FINISHED)
-            .distinct()
-        )
+        context["my_tables"] = _my_tables(request.user)
     if request.htmx and not (request.htmx.boosted or request.htmx.history_restore_request):
         return render(request, "games/_table_list.html", context)
     return render(request, "games/lobby.html", context)
+
+
+#: Where the lobby remembers the bot level last picked for quick play.
+BOT_LEVEL_KEY = "quick_bot_level"
+
+
+def _my_tables(user) -> list[Any]:
+    """The viewer's running tables, each told apart by its opponents, its score
+    and when it last moved."""
+    tables: list[Any] = list(
+        Table.objects.filter(seats__user=user)
+        .exclude(status=Table.Status.FINISHED)
+        .annotate(score=_score())
+        .prefetch_related(Prefetch("seats", queryset=_SEATS))
+        .distinct()
+        .order_by("-created_at")[:20]
+    )
+    for table in tables:
+        seats = list(table.seats.all())
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        table.opponents = [
+            s for s in seats if mine is not None and s.side != mine.side
+        ]
+        table.my_side = mine.side if mine is not None else 0
+        table.last_activity = table.turn_started_at or table.created_at
+    return tables
 
 
 @require_GET
@@ -81,12 +107,16 @@ def table_list(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def play_bots(request: HttpRequest, variant: str) -> HttpResponse:
-    """One click: a table against Normal bots, the match running, the player in it."""
+    """One click: a table against bots of the level picked beside the buttons
+    (remembered in the session), the match running, the player in it."""
     if not request.user.is_authenticated:
         # After logging in they come back to the lobby and its buttons.
         return redirect_to_login(reverse("lobby"))
+    level = request.POST.get("bot_level") or table_services.QUICK_BOT_LEVEL
+    if level in BotLevel.values:
+        request.session[BOT_LEVEL_KEY] = level  # remembered for the next quick game
     try:
-        table = table_services.create_quick_bot_table(request.user, variant)
+        table = table_services.create_quick_bot_table(request.user, variant, level)
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("lobby")

@@ -9,19 +9,27 @@ from django.shortcuts import render
 
 from games import access
 from games.live.draw.chat import match_chat_html
-from games.models import Deal, Match
+from games.models import Deal, Match, MatchEvent
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = access.get_match(request, pk)
     participants = list(match.participants.select_related("user").order_by("index"))
+    names = {p.index: p.shown_name for p in participants}
+    rows = list(match.score_rows.select_related("deal").order_by("number"))
+    for row in rows:  # dealer and taker by name, not by seat number
+        setattr(row, "dealer_name", names.get(row.dealer, "?"))  # noqa: B010 - for the page only
+        setattr(row, "taker_name", None if row.taker is None else names.get(row.taker, "?"))  # noqa: B010
+    events = _events(match, participants)
     context = {
         "match": match,
         "participants": participants,
         "sides": _sides(participants),
-        "rows": list(match.score_rows.select_related("deal").order_by("number")),
+        "rows": rows,
+        "best_of": match.format.startswith("best_of"),
         "deals": list(match.deals.order_by("number")),
-        "events": _events(match, participants),
+        "events": events,
+        "resigned": [e["name"] for e in events if e["kind"] == MatchEvent.Kind.RESIGNED],
     }
     if match.status == Match.Status.FINISHED:
         # The players' room is part of the match record (issue 25).
@@ -31,7 +39,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _events(match, participants) -> list[dict]:
     """Who left the table and who came back, and when (games.services.seating)."""
-    names = {p.index: p.name for p in participants}
+    names = {p.index: p.shown_name for p in participants}
     return [
         {"name": names.get(e.index, "?"), "kind": e.kind, "at": e.at, "deal": e.deal_number}
         for e in match.events.all()

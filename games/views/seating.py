@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from games import access
 from games.models import Table
-from games.services import ServiceError, seating
+from games.services import ServiceError, matches, seating
 from games.views.requests import SignedInRequest
 
 
@@ -54,10 +54,7 @@ def leave(request: SignedInRequest, pk: int) -> HttpResponse:
         lambda: seating.leave(table.pk, request.user),
         {
             "title": _("Leave the table?"),
-            "text": _(
-                "A Normal bot will play your seat from its next turn. You can come back "
-                "to your seat while the match lasts."
-            ),
+            "text": seating.leave_consequence(table, request.user),
             "button": _("Leave the table"),
             "action": "leave-confirm",
         },
@@ -97,5 +94,39 @@ def rematch(request: SignedInRequest, pk: int, match_pk: int) -> HttpResponse:
             ),
             "button": _("Rematch"),
             "action": "rematch",
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def resign(request: SignedInRequest, pk: int) -> HttpResponse:
+    table = access.get_table(request, pk)
+    return _act(
+        request,
+        table,
+        lambda: seating.resign(table.pk, request.user),
+        {
+            "title": _("Resign the match?"),
+            "text": seating.resign_consequence(table, request.user),
+            "button": _("Resign"),
+            "action": "resign-confirm",
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def next_deal(request: SignedInRequest, pk: int) -> HttpResponse:
+    table = access.get_table(request, pk)
+    return _act(
+        request,
+        table,
+        lambda: matches.deal_next_for(table.pk, request.user),
+        {
+            "title": _("Deal the next deal?"),
+            "text": _("The previous deal's result leaves the table and the next deal is dealt."),
+            "button": _("Next deal"),
+            "action": "next-deal",
         },
     )

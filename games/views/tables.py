@@ -15,7 +15,7 @@ from games.live.draw.chat import table_panel
 from games.live.draw.render import live_socket_url, render_table
 from games.models import Table, Variant
 from games.ratelimit import client_address
-from games.services import ServiceError
+from games.services import ServiceError, seating
 from games.services import tables as table_services
 from games.views.requests import HtmxRequest, SignedInRequest
 
@@ -70,6 +70,9 @@ def _table_page(request: HtmxRequest, table: Table, token: str | None) -> HttpRe
         # The live table: the same rendering the WebSocket sends on every change.
         context["live_html"] = render_table(table, my_seat.index if my_seat else None)
         context["ws_url"] = live_socket_url(table, token)
+        if my_seat is not None and user.is_authenticated:
+            context["resign_text"] = seating.resign_consequence(table, user)
+            context["leave_text"] = seating.leave_consequence(table, user)
         seat = my_seat.index if my_seat else None
         context["chat_html"] = table_panel(table.pk, user, seat, request.get_full_path())
     return render(request, "games/table.html", context)

@@ -18,7 +18,7 @@ from django.views.decorators.vary import vary_on_headers
 from engine.tournament import BracketMatch
 from games.forms import RegisterForm, TournamentCreateForm, TournamentFilterForm
 from games.live.draw.chat import tournament_panel
-from games.models import Entrant, Kind, Pairing, Tournament
+from games.models import Entrant, Kind, Pairing, ScoreRow, Tournament
 from games.services import ServiceError
 from games.services import tournaments as svc
 from games.views.requests import HtmxRequest, SignedInRequest
@@ -148,6 +148,7 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     )
     if not started:
         return context
+    _show_scores(tournament, pairings)
     if tournament.kind == Kind.KNOCKOUT:
         stored = {(p.round, p.index): p for p in pairings}
         context["bracket"] = [
@@ -157,6 +158,7 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
             ]
             for round_ in svc.knockout_bracket(tournament)
         ]
+        context["bracket_rounds"] = [_paired(round_) for round_ in context["bracket"]]
     else:
         context["standings"] = [
             (s, by_id[s.entrant]) for s in svc.standings(tournament) if s.entrant in by_id
@@ -234,4 +236,33 @@ def tournament_action(request: SignedInRequest, pk: int, action: str) -> HttpRes
     except ServiceError as exc:
         messages.error(request, exc.message)
     return redirect(tournament.get_absolute_url())
+
+
+def _paired(cells: list[BracketCell]) -> dict[str, Any]:
+    """A bracket round in pairs: the two matches of a pair feed one match of the
+    next round (the page draws the lines joining them); the third-place match
+    apart, below the bracket."""
+    main = [c for c in cells if not c.spot.third_place]
+    return {
+        "pairs": [main[i : i + 2] for i in range(0, len(main), 2)],
+        "third": [c for c in cells if c.spot.third_place],
+    }
+
+
+def _show_scores(tournament: Tournament, pairings: list[Pairing]) -> None:
+    """What a finished pairing's score shows: deals won in a best-of-N match
+    (summed points say little there), the match points otherwise."""
+    shown: list[Any] = pairings  # each gets its score as the page shows it
+    for p in shown:
+        p.shown_a, p.shown_b = p.points_a, p.points_b
+    if not tournament.format.startswith("best_of"):
+        return
+    match_ids = [p.match_id for p in pairings if p.match_id]
+    wins: dict[int, list[int]] = {}
+    rows = ScoreRow.objects.filter(match_id__in=match_ids).order_by("match_id", "-number")
+    for match_id, won in rows.values_list("match_id", "wins"):
+        wins.setdefault(match_id, won)
+    for p in shown:
+        if p.match_id in wins:
+            p.shown_a, p.shown_b = wins[p.match_id][0], wins[p.match_id][1]
 

@@ -148,6 +148,16 @@
     if (target) target.focus({ preventScroll: true });
   }
 
+  // Between deals, alone with bots: "Next deal" takes the focus (Enter deals),
+  // unless the focus is somewhere on purpose.
+  function focusNextDeal(r) {
+    var next = r.querySelector("[data-action='next-deal']");
+    var active = document.activeElement;
+    if (next && (!active || active === document.body || active === document.documentElement)) {
+      next.focus({ preventScroll: true });
+    }
+  }
+
   function afterUpdate() {
     var r = root();
     if (!r) return;
@@ -159,6 +169,7 @@
       if (mine && !wasMyTurn && soundOn()) beep();
     }
     if (mine) focusForTurn(r);
+    else focusNextDeal(r);
     if (r.dataset.version !== lastVersion) scheduleGather(r);
     lastVersion = r.dataset.version;
     wasMyTurn = mine;

@@ -361,6 +361,20 @@ class TablePage:
         self.card_plays += 1
         return version
 
+    def next_deal(self) -> bool:
+        """Press Next deal on the deal's result (a player alone with bots keeps
+        the result until then); forget the results seen so far, so waiting for
+        a turn waits for the new deal. Returns whether the button was there."""
+        button = self.page.locator('#table-root [data-action="next-deal"]')
+        if not button.count():
+            return False
+        button.click()
+        self.page.evaluate("() => { window.__blot.results = []; }")
+        self.page.wait_for_function(
+            "() => !document.querySelector('#table-root [data-deal-result]')"
+        )
+        return True
+
     def play(
         self,
         *,

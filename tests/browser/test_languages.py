@@ -83,7 +83,7 @@ def test_it_plays_an_open_blot_deal_in_armenian(new_page, site_db):
     tp = TablePage(page, table_id, site_db).wait_live()
     assert "Խաղափուլ 1" in page.locator("#table-root .table-head .deal-no").inner_text()
     stacks = page.locator("#table-root .stacks").first.get_attribute("aria-label")
-    assert stacks.endswith("կույտերը")
+    assert stacks.startswith("Կույտեր\u055d ")  # a label: no ending glued onto the name
 
     tp.play()
 

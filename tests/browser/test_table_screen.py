@@ -96,6 +96,10 @@ def test_it_keeps_whole_tricks_and_the_result_on_the_table_and_the_hand_on_scree
     log = record["log"]
     shown = next(i for i, f in enumerate(log) if f["result"] and f["deal"] == 1)
     assert log[shown]["complete"] and log[shown]["trick"] == TRICK_SIZE[variant]
+    # The result stays until the player has read it: Next deal deals deal 2.
+    page.wait_for_timeout(1000)
+    assert tp.attr("data-deal") == "1"
+    assert tp.next_deal()
     tp.page.wait_for_function("() => document.getElementById('table-root').dataset.deal === '2'")
     log = tp.record()["log"]
     assert all(f["deal"] == 1 for f in log[: shown + 1])

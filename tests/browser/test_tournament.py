@@ -33,7 +33,10 @@ def play_whole_match(tp: TablePage, db: SiteDB) -> None:
         last = tp.play(last_version=last)
         if match_finished(db, tp.table_id):
             return
-        # The next deal: wait until the last result has gone or it is my turn.
+        # The next deal: a player alone with bots deals it once they have read
+        # the result; then wait until the last result has gone or it is my turn.
+        tp.page.locator('#table-root [data-action="next-deal"]').wait_for()
+        tp.next_deal()
         tp.page.wait_for_function(
             "() => !document.getElementById('deal-result') ||"
             " document.getElementById('table-root').dataset.version > " + str(last or 0),

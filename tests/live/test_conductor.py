@@ -208,16 +208,18 @@ def finish_first_deal(table: Table) -> Deal:
 
 
 def test_it_deals_the_next_deal_only_after_the_pause(make_table, alice, bob, settings) -> None:
+    # At a table of people the result stays for the table's shared pause.
     settings.BLOT_NEXT_DEAL_PAUSE_MS = 2500
     table, _seat = human_to_act(make_table, alice, bob)
+    Table.objects.filter(pk=table.pk).update(result_pause_seconds=7)
     first = finish_first_deal(table)
     table.refresh_from_db()
     version = table.version
-    assert not act_if_due(table.pk, now=first.finished_at + timedelta(milliseconds=2400))
+    assert not act_if_due(table.pk, now=first.finished_at + timedelta(milliseconds=6900))
     table.refresh_from_db()
-    assert table.wakeup_at == first.finished_at + timedelta(milliseconds=2500)
+    assert table.wakeup_at == first.finished_at + timedelta(seconds=7)
     assert not table.current_match().deals.filter(number=2).exists()
-    assert act_if_due(table.pk, now=first.finished_at + timedelta(milliseconds=2500))
+    assert act_if_due(table.pk, now=first.finished_at + timedelta(seconds=7))
     table.refresh_from_db()
     second = table.current_match().deals.get(number=2)
     assert second.status == Deal.Status.PLAYING

@@ -134,3 +134,22 @@ def test_it_shows_staff_the_record_once_the_deal_is_over(make_user, match):
 def test_it_404s_an_unknown_match_or_deal(client, match):
     assert client.get(reverse("match", args=[match.pk + 100])).status_code == 404
     assert client.get(reverse("deal", args=[match.pk, 99])).status_code == 404
+
+
+def test_it_names_dealer_and_taker_and_counts_deals_won_in_a_best_of(client, match):
+    """Issue 21: the score table says who dealt and who took by name, and a
+    best-of match shows the deals each side won."""
+    import re
+
+    play_match(match, seed=11)
+    html = client.get(match.get_absolute_url()).content.decode()
+    names = {p.index: p.shown_name for p in match.participants.all()}
+    body = html[html.index("<tbody>") : html.index("</tbody>")]
+    for row in match.score_rows.order_by("number"):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", body.split("<tr>")[row.number], re.S)
+        assert cells[1].strip() == names[row.dealer]
+        if row.taker is not None:
+            assert cells[3].strip() == names[row.taker]
+    last = match.score_rows.order_by("-number").first()
+    won = f"{last.wins[0]} \N{EN DASH} {last.wins[1]}"
+    assert f'<td class="num" data-deals-won>{won}</td>' in html

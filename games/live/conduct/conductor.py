@@ -45,7 +45,8 @@ from games.models import Deal, Match, Seat, Table, Tournament
 from games.runtime import shutdown
 from games.runtime.lograte import RateLimitedLog
 from games.services.chat import purge_expired as purge_expired_chat
-from games.services.matches import deal_next
+from games.services.matches import deal_next, result_pause
+from games.services.seating import end_unwatched
 from games.services.tournaments import advance_due
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,13 @@ def pause_after_deal() -> timedelta:
 
 def next_deal_due(table: Table) -> datetime | None:
     """When a playing match between deals gets its next deal (the finished deal's
-    result stays on the table until then); ``None`` when no deal is awaited."""
+    result stays on the table until then); ``None`` when no deal is awaited.
+
+    The result stays long enough to be read (docs/DECISIONS.md): at a table of
+    people, the table's shared ``result_pause_seconds``; a person alone with
+    bots has it until they press "Next deal" (``deal_next_for``), or until
+    their turn clock runs out as if it were their move. A zero
+    ``BLOT_NEXT_DEAL_PAUSE_MS`` (tests, benchmarks) deals at once."""
     match = table.matches.order_by("-id").first()
     if match is None or match.status != Match.Status.PLAYING:
         return None
@@ -65,7 +72,7 @@ def next_deal_due(table: Table) -> datetime | None:
         return None
     last = match.deals.filter(status=Deal.Status.FINISHED).order_by("-number").first()
     finished = last.finished_at if last is not None and last.finished_at else match.started_at
-    return finished + pause_after_deal()
+    return finished + result_pause(table, pause_after_deal())
 
 
 def deal_if_due(table: Table, now: datetime) -> datetime | None:
@@ -100,6 +107,7 @@ class Job:
     due: datetime  # not submitted before this (the bot's pause)
     owner: int | None = None  # whose table: decisions are shared fairly by owner
     rank: int = fairness.BOTS_ONLY  # served in order of rank (fairness.py)
+    stand_in: bool = False  # playing for a person whose clock ran out or who is away
 
 
 def thinking_ahead() -> timedelta:
@@ -134,6 +142,11 @@ def prepare(
         # Another process is deciding this move: look again once its claim lapses
         # (by then it has moved, or it is gone and this process decides).
         return Claimed(now + CLAIM_TTL)
+    if step.away and step.at <= now and nobody_watches(table, step.seat, now):
+        # Every person at the table is gone: the match ends rather than being
+        # played out by stand-ins (and frees its creator's bot-table limit).
+        end_unwatched(table_id, away=_people_indexes(table))
+        return None
     obs = observe(live.engine, step.seat)
     seed = f"{live.deal.pk}:{len(live.engine.history)}"
     return Job(
@@ -145,6 +158,7 @@ def prepare(
         step.at,
         owner=table.created_by_id,
         rank=rank_of(table, live.match),
+        stand_in=step.stand_in,
     )
 
 
@@ -157,6 +171,25 @@ def rank_of(table: Table, match: Match) -> int:
         Tournament.objects.filter(pk=match.tournament_id, featured=True).exists()
     )
     return fairness.FEATURED_BOTS if featured else fairness.BOTS_ONLY
+
+
+def _people_indexes(table: Table) -> list[int]:
+    return list(table.seats.filter(user__isnull=False).values_list("index", flat=True))
+
+
+def nobody_watches(table: Table, away_seat: int, now: datetime) -> bool:
+    """Every person seated at the table has left or is away (no connection past
+    their grace), ``away_seat`` being one of them. Asked only when a stand-in is
+    about to play for someone away, so a normal move never pays for it."""
+    grace = timedelta(seconds=table.disconnect_grace_seconds)
+    since = table.turn_started_at or now
+    for seat in table.seats.filter(user__isnull=False).exclude(index=away_seat):
+        if seat.left_at is not None:
+            continue
+        gone = presence.away_since(table, seat.index, since=since)
+        if gone is None or gone + grace > now:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -206,7 +239,7 @@ def claim_job(job: Job, now: datetime | None = None) -> Claimed | bool:
 def finish(job: Job, action: Action) -> bool:
     """Submit a decision; ``False`` when someone moved first (the next wake-up looks again)."""
     try:
-        submit(job.table_id, action, job.version, by_server=True)
+        submit(job.table_id, action, job.version, by_server=True, stand_in=job.stand_in)
     except Refused:
         return False
     return True

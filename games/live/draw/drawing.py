@@ -31,7 +31,7 @@ from django.utils.translation import gettext
 from markupsafe import Markup
 from markupsafe import escape as markupsafe_escape
 
-from games.labels import kind_label, marker_label, table_tip, trump_label
+from games.labels import kind_label, marker_label, suit_color, table_tip, trump_label
 from games.live.draw.cards import live_card
 
 #: Where the live table's templates are (their names are ``live/...``).
@@ -138,7 +138,8 @@ def environment() -> jinja2.Environment:
     )
     env.globals.update(_=word, live_card=live_card, table_tip=table_tip)
     env.filters.update(
-        join=_join, kind_label=kind_label, marker_label=marker_label, trump_label=trump_label
+        join=_join, kind_label=kind_label, marker_label=marker_label, trump_label=trump_label,
+        suit_color=suit_color,
     )
     return env
 

@@ -37,10 +37,11 @@ def view(
     user: Any = None,
     seats: dict[int, Seat] | None = None,
     participants: list[Participant] | None = None,
+    resigned: set[int] | None = None,
 ) -> dict | None:
     """What to offer the viewer in ``seat`` (None: a spectator; nothing).
     ``seats`` (the table's seats by index) and ``participants`` (the match's):
-    when the caller has them already."""
+    when the caller has them already; ``resigned``: the seats whose person resigned."""
     if seat is None or match is None:
         return None
     if seats is None:
@@ -51,9 +52,23 @@ def view(
     if user is not None and getattr(user, "pk", None) != mine.user_id:
         return None
     if match.status == Match.Status.PLAYING:
-        if mine.left_at is not None:
-            return {"kind": "return", "url": reverse("match_return", args=[table.pk])}
-        return {"kind": "leave", "url": reverse("match_leave", args=[table.pk])}
+        if mine.left_at is not None or mine.stand_in_since is not None:
+            if resigned is not None and seat in resigned:
+                return {"kind": "resigned"}
+            return {
+                "kind": "return",
+                "url": reverse("match_return", args=[table.pk]),
+                "timed_out": mine.left_at is None,
+            }
+        return {
+            "kind": "leave",
+            "url": reverse("match_leave", args=[table.pk]),
+            "resign_url": reverse("match_resign", args=[table.pk]),
+        }
+    if match.tournament_id is not None:
+        # A tournament's table plays its pairing once: no rematch (it would be a
+        # match outside the tournament), the way back is the tournament's page.
+        return {"kind": "tournament"}
     offer = Rematch.objects.filter(match=match).first()
     if offer is not None and offer.new_match_id is not None:
         return None  # the rematch is on: the table shows it

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.utils.functional import Promise
-from django.utils.html import conditional_escape
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
@@ -33,9 +33,10 @@ from engine.cards import (
 from engine.cards import card as card_of
 from engine.declarations import Declaration
 from engine.observe import Observation, observe
-from games.labels import SUIT_SYMBOLS, format_label, kind_label, trump_label
+from games.labels import SUIT_SYMBOLS, format_label, kind_label, suit_color, trump_label
 from games.live.draw import drawing, match_actions
-from games.models import Deal, Match, Table
+from games.models import Deal, Match, MatchEvent, Table
+from games.services.matches import result_pause
 
 _ = drawing.text  # gettext, once per message while a move's frames are drawn
 
@@ -168,14 +169,39 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         context["match_actions"] = match_actions.view(table, match, seat, seats=seat_rows)
         return context
     participants = _once("participants", lambda: list(match.participants.all()))
-    context["match_actions"] = match_actions.view(
-        table, match, seat, seats=seat_rows, participants=participants
+    match_over = match.status == Match.Status.FINISHED
+    # Who resigned: read only when someone may have (a resigned seat stays a
+    # left one, to the match's end and after), so an ordinary move's frame costs
+    # no query.
+    maybe_resigned = any(row.left_at for row in seat_rows.values())
+    resigned: set[int] = (
+        _once("resigned", lambda: set(
+            match.events.filter(kind=MatchEvent.Kind.RESIGNED).values_list("index", flat=True)
+        ))
+        if maybe_resigned
+        else set()
     )
+    context["match_actions"] = match_actions.view(
+        table, match, seat, seats=seat_rows, participants=participants, resigned=resigned
+    )
+    if match.tournament_id is not None:
+        context["tournament_url"] = match_actions.reverse("tournament", args=[match.tournament_id])
     left = {
         index
         for index, row in seat_rows.items()
         if row.left_at is not None and match.status == Match.Status.PLAYING
     }
+    # Seats a stand-in plays though their person has not left: the clock ran
+    # out, or they are away. Everyone (spectators too) sees it at the seat.
+    timed_out = {
+        index
+        for index, row in seat_rows.items()
+        if row.stand_in_since is not None and row.left_at is None
+        and match.status == Match.Status.PLAYING
+    }
+    playing_people = sum(
+        1 for row in seat_rows.values() if row.user_id is not None and row.left_at is None
+    )
     names = {p.index: p.shown_name for p in participants}  # bots named in the reader's language
     bots = {p.index for p in participants if p.bot_level}
     # Finished deals' action logs are never drawn: only the shown deal's log is
@@ -188,8 +214,8 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     base = seat if seat is not None else 0
     side_names = _side_names(table.variant, names)
     rows = _once("rows", lambda: list(match.score_rows.order_by("number")))
-    match_over = match.status == Match.Status.FINISHED
     context.update(
+        resigned_names=", ".join(names.get(i, "?") for i in sorted(resigned)),
         names=names,
         side_names=side_names,
         rows=rows,
@@ -210,9 +236,26 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     legal_cards = {a.card for a in legal if a.type == "play"}
     version = table.version
     deadline_ms = None
-    if open_deal is not None and obs.to_act is not None and obs.to_act not in bots | left:
+    stand_ins = left | timed_out
+    if open_deal is not None and obs.to_act is not None and obs.to_act not in bots | stand_ins:
         start = max(table.turn_started_at or open_deal.started_at, open_deal.started_at)
         deadline_ms = int((start + timedelta(seconds=table.turn_seconds)).timestamp() * 1000)
+    next_deal = None
+    if between_deals and not match_over and shown.finished_at is not None:
+        # The result stays until it has been read (services.matches.result_pause):
+        # a countdown to the next deal, and for a person alone with bots a button.
+        pause = result_pause(table, timedelta(milliseconds=1), playing_people)
+        deadline_ms = int((shown.finished_at + pause).timestamp() * 1000)
+        mine = seat_rows.get(seat) if seat is not None else None
+        alone = (
+            playing_people == 1
+            and mine is not None
+            and mine.user_id is not None
+            and mine.left_at is None
+        )
+        next_deal = {
+            "url": match_actions.reverse("match_next_deal", args=[table.pk]) if alone else None,
+        }
     trick, complete, winner = _trick_on_table(obs)
     callouts = _callouts(obs, trick)
     seats = []
@@ -228,7 +271,9 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
             "is_taker": s == obs.taker,
             "hand_size": obs.hand_sizes[s],
             "is_bot": s in bots,
-            "stand_in": s in left,
+            "stand_in": s in stand_ins,
+            "timed_out": s in timed_out,
+            "resigned": s in resigned,
             "backs": range(obs.hand_sizes[s]),
             "backs_label": _sentence(
                 ngettext("%(n)s card", "%(n)s cards", obs.hand_sizes[s]), n=obs.hand_sizes[s]
@@ -275,7 +320,8 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         view["html"] = mark_safe(
             f'<div class="seat-place pos-{int(view["position"])}'
             f'{" turn" if view["is_turn"] else ""}{" mine" if view["is_me"] else ""}" '
-            f'data-seat-place="{int(view["index"])}">\n'
+            f'data-seat-place="{int(view["index"])}"'
+            f'{" data-stand-in" if view["stand_in"] else ""}>\n'
             f'{_fragment("live/_seat_body.html", body)}</div>\n'
         )
     to_act_name = None if obs.to_act is None else names.get(obs.to_act)
@@ -287,6 +333,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         to_act_name=to_act_name,
         to_act_label=_to_act_label(obs, to_act_name),
         my_turn=seat is not None and obs.to_act == seat and seat not in left,
+        next_deal=next_deal,
         playing_my_turn=playing_my_turn,
         seats=seats,
         me=next((v for v in seats if v["is_me"]), None),
@@ -377,7 +424,10 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         ],
         deadline_ms=deadline_ms,
         history_bids=_bids_so_far(obs, names),
-        say=_say(obs, None if seat in left else seat, names, trick, complete, winner),
+        say=_say(
+            obs, None if seat in left else seat, names, trick, complete, winner,
+            played_for_me=seat in timed_out,
+        ),
     )
     return context
 
@@ -480,10 +530,14 @@ def _say(
     trick: list[tuple[int, Card]],
     complete: bool,
     winner: int | None,
+    played_for_me: bool = False,
 ) -> str:
     """One short sentence for the screen reader's polite live region: what just
-    happened (the card played, the trick's winner) and whether it is your turn."""
+    happened (the card played, the trick's winner) and whether it is your turn;
+    ``played_for_me``: a stand-in plays the viewer's seat since their clock ran out."""
     parts = []
+    if played_for_me:
+        parts.append(_("Time ran out — a bot played for you."))
     last = obs.history[-1] if obs.history else None
     if last is not None and last.type == "play" and last.card is not None:
         view = card_view(last.card)
@@ -580,7 +634,14 @@ def _result_view(deal: Deal, names: dict[int, str], variant: str) -> dict[str, A
         "summary": sentences[outcome] % {"name": taker} if outcome in sentences else "",
         "trump_sentence": _("No trump.")
         if result.get("trump") == "NT"
-        else _("Trump: %(suit)s.") % {"suit": trump_label(result.get("trump"))},
+        else _sentence(
+            _("Trump: %(suit)s."),
+            suit=format_html(
+                '<span class="suit-{}">{}</span>',
+                suit_color(result.get("trump")),
+                trump_label(result.get("trump")),
+            ),
+        ),
         "capot_sentence": capot_sentence,
         "number": deal.number,
         "void": result["void"],

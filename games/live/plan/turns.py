@@ -31,6 +31,11 @@ class Plan:
     #: (both bump the version, which voids the decision) can change who plays.
     #: Not so for a person away: reconnecting changes no version.
     think_ahead: bool = False
+    #: A stand-in playing for a person whose clock ran out or who is away (not
+    #: one who left): the move marks their seat as played by a stand-in.
+    stand_in: bool = False
+    #: The stand-in plays because the person is away (no connection past grace).
+    away: bool = False
 
 
 def plan(live: Live, now: datetime, seats: Mapping[int, Seat] | None = None) -> Plan:
@@ -55,6 +60,8 @@ def plan(live: Live, now: datetime, seats: Mapping[int, Seat] | None = None) -> 
     if seat.left_at is not None:  # they left the table: the stand-in plays at bot time
         at = max(bot_time, seat.left_at + bot_delay)
         return Plan(seat_index, STAND_IN_LEVEL, at, think_ahead=True)
+    if seat.stand_in_since is not None:  # a stand-in took over: it keeps bot time
+        return Plan(seat_index, STAND_IN_LEVEL, bot_time, think_ahead=True, stand_in=True)
     deadline = turn_start + timedelta(seconds=table.turn_seconds)
     away = presence.away_since(table, seat_index, since=turn_start)
     if away is not None and seat.returned_at is not None:
@@ -62,10 +69,12 @@ def plan(live: Live, now: datetime, seats: Mapping[int, Seat] | None = None) -> 
     if away is not None:
         grace_over = away + timedelta(seconds=table.disconnect_grace_seconds)
         if grace_over <= max(now, bot_time):
-            return Plan(seat_index, STAND_IN_LEVEL, max(bot_time, grace_over))
+            return Plan(
+                seat_index, STAND_IN_LEVEL, max(bot_time, grace_over), stand_in=True, away=True
+            )
         deadline = min(deadline, grace_over)
     if now >= deadline:
-        return Plan(seat_index, STAND_IN_LEVEL, deadline)
+        return Plan(seat_index, STAND_IN_LEVEL, deadline, stand_in=True)
     return Plan(seat_index, None, deadline)
 
 

@@ -138,11 +138,15 @@ def action_from_client(data: dict[str, Any], seat: int) -> tuple[Action, int]:
         raise Refused(_("That move is malformed.")) from None
 
 
-def submit(table_id: int, action: Action, version: int, *, by_server: bool = False) -> int:
+def submit(
+    table_id: int, action: Action, version: int, *, by_server: bool = False, stand_in: bool = False
+) -> int:
     """Apply ``action`` to the table's current deal if ``version`` is current.
 
     ``by_server`` marks a move the server makes itself (a bot seat, or a timed-out
     or absent player's turn); the caller has checked the seat is its to play.
+    ``stand_in``: the server plays for a person whose clock ran out or who is
+    away, and their seat is marked so (a stand-in plays it until they are back).
     Returns the new version; raises :class:`Refused` and changes nothing otherwise.
     """
     with transaction.atomic():
@@ -166,6 +170,16 @@ def submit(table_id: int, action: Action, version: int, *, by_server: bool = Fal
                 raise Refused(_("A bot plays that seat."))
             if mover is not None and mover.left_at is not None:
                 raise Refused(_("You have left this seat; return to it to play."))
+        mover = by_index.get(action.seat)
+        if mover is not None and mover.user_id is not None and mover.left_at is None:
+            # A person playing their own card is back; a stand-in playing for
+            # them marks the seat (both only when it changes: no write otherwise).
+            if by_server and stand_in and mover.stand_in_since is None:
+                mover.stand_in_since = timezone.now()
+                rows.update(mover, ["stand_in_since"])
+            elif not by_server and mover.stand_in_since is not None:
+                mover.stand_in_since = None
+                rows.update(mover, ["stand_in_since"])
         try:
             events = live.engine.apply(action)
         except IllegalAction as exc:
