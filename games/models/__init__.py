@@ -2,7 +2,9 @@
 
 from games.models.matches import Deal, Match, Participant, ScoreRow
 from games.models.players import Player
+from games.models.pools import PoolEntry
 from games.models.presence import Presence
+from games.models.ratings import Rating, RatingChange
 from games.models.rulesets import RuleSetConfig
 from games.models.seating import MatchEvent, Rematch
 from games.models.tables import BotLevel, Seat, Table, Variant
@@ -18,7 +20,10 @@ __all__ = [
     "Pairing",
     "Participant",
     "Player",
+    "PoolEntry",
     "Presence",
+    "Rating",
+    "RatingChange",
     "Rematch",
     "RuleSetConfig",
     "ScoreRow",

@@ -24,6 +24,7 @@ from engine.shuffle import commit, shuffled_deck
 from games.models import Deal, Match, Participant, ScoreRow, Table, Tournament
 from games.models.choices import bot_name
 from games.services.errors import ServiceError
+from games.services.ratings import rate_match
 
 
 def start_match(table: Table) -> Match:
@@ -36,6 +37,7 @@ def start_match(table: Table) -> Match:
         variant=table.variant,
         rules=dict(table.rules_snapshot),
         format=table.format,
+        rated=table.rated,
         first_dealer=secrets.randbelow(table.seat_count),
     )
     Participant.objects.bulk_create(
@@ -136,6 +138,7 @@ def finish_deal(deal: Deal, played: EngineDeal | None = None) -> ScoreRow:
         Tournament.objects.filter(pk=match.tournament_id).update(wakeup_at=match.finished_at)
         table.status = Table.Status.FINISHED
         table.save(update_fields=["status"])
+        rate_match(match)  # a rated match changes its players' ratings now
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
     return row
 

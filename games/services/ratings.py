@@ -1,0 +1,185 @@
+"""Rating a finished rated match, and fair play in it.
+
+A rated match (``Match.rated``: a rated Play-now pool, a rated table made by
+hand, a rated tournament) changes each person's rating in its variant once,
+when it is finished: :func:`rate_match` is called in the transaction that
+finishes it (``games.services.matches.finish_deal``), and the pairing pass
+(:func:`rate_unrated`) rates any finished rated match that was finished some
+other way. Asking twice changes nothing (one ``RatingChange`` per person per
+match).
+
+Fair play: a side whose person resigned, left the table and did not come back
+before the end, or was away (no connection to the table) for a whole deal loses
+the match, whatever the score says. A connection the server lost (it never said
+it closed: a crashed process, an outage) counts as present, so a seat lost to a
+server fault counts against no one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from engine import ratings as maths
+from games.models import (
+    Deal,
+    Match,
+    MatchEvent,
+    Participant,
+    Presence,
+    Rating,
+    RatingChange,
+)
+
+#: Why a side lost by forfeit (stored on each ``RatingChange`` of the match).
+RESIGNED = "resigned"
+LEFT = "left"
+AWAY = "away"
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    side: int
+    reason: str
+
+
+def forfeits(match: Match, participants: Iterable[Participant]) -> list[Forfeit]:
+    """The sides that lose the match by their own doing, first reason each."""
+    people = {p.index: p for p in participants if p.user_id is not None}
+    reasons: dict[int, str] = {}
+    gone: dict[int, bool] = {}
+    for event in match.events.order_by("at", "id"):
+        if event.index not in people:
+            continue
+        if event.kind == MatchEvent.Kind.RESIGNED:
+            reasons.setdefault(event.index % 2, RESIGNED)
+        elif event.kind == MatchEvent.Kind.LEFT:
+            gone[event.index] = True
+        elif event.kind == MatchEvent.Kind.RETURNED:
+            gone[event.index] = False
+    for index, still_gone in sorted(gone.items()):
+        if still_gone:
+            reasons.setdefault(index % 2, LEFT)
+    for index in sorted(people):
+        if index % 2 not in reasons and _away_a_whole_deal(match, index):
+            reasons.setdefault(index % 2, AWAY)
+    return [Forfeit(side, reason) for side, reason in sorted(reasons.items())]
+
+
+def _away_a_whole_deal(match: Match, index: int) -> bool:
+    """Whether seat ``index``'s person had no connection to the table for the
+    whole of some finished deal. A connection that never closed counts as
+    present until now: the server lost track of it, not the player."""
+    spans = [
+        (opened, closed)
+        for opened, closed in Presence.objects.filter(
+            table_id=match.table_id, seat_index=index
+        ).values_list("connected_at", "closed_at")
+    ]
+    deals = match.deals.filter(status=Deal.Status.FINISHED).values_list(
+        "started_at", "finished_at"
+    )
+    return any(
+        finished is not None and not _covered(spans, started, finished)
+        for started, finished in deals
+    )
+
+
+def _covered(
+    spans: list[tuple[datetime, datetime | None]], start: datetime, end: datetime
+) -> bool:
+    return any(opened <= end and (closed is None or closed >= start) for opened, closed in spans)
+
+
+def rate_match(match: Match) -> list[RatingChange]:
+    """Rate ``match`` if it is a finished rated match between people that has
+    not been rated; the changes made (none otherwise)."""
+    if not match.rated or match.status != Match.Status.FINISHED or match.winner is None:
+        return []
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        if RatingChange.objects.filter(match=match).exists():
+            return []
+        participants = list(match.participants.order_by("index"))
+        if not participants or any(p.user_id is None for p in participants):
+            return []  # rated play is people only
+        lost = forfeits(match, participants)
+        winner = match.winner
+        forfeit = ""
+        if len(lost) == 1:  # both sides forfeiting: the score decides
+            winner, forfeit = 1 - lost[0].side, lost[0].reason
+        ratings = _locked_ratings(match.variant, [p.user_id for p in participants])
+        sides = [[p for p in participants if p.side == side] for side in (0, 1)]
+        before = [[_skill(ratings[p.user_id]) for p in side] for side in sides]
+        after = maths.rate(before, winner)
+        now = match.finished_at or timezone.now()
+        changes = []
+        for side, people in enumerate(sides):
+            for person, skill in zip(people, after[side], strict=True):
+                rating = ratings[person.user_id]
+                shown_before = rating.shown
+                rating.mu, rating.sigma = skill.mu, skill.sigma
+                rating.shown = skill.shown
+                rating.matches += 1
+                rating.last_played = now
+                rating.save(update_fields=["mu", "sigma", "shown", "matches", "last_played"])
+                changes.append(
+                    RatingChange(
+                        match=match,
+                        user_id=person.user_id,
+                        variant=match.variant,
+                        index=person.index,
+                        shown_before=shown_before,
+                        shown_after=rating.shown,
+                        mu_after=skill.mu,
+                        sigma_after=skill.sigma,
+                        matches_after=rating.matches,
+                        won=side == winner,
+                        forfeit="" if side == winner else forfeit,
+                        at=now,
+                    )
+                )
+        return RatingChange.objects.bulk_create(changes)
+
+
+def _skill(rating: Rating) -> maths.Skill:
+    return maths.Skill(rating.mu, rating.sigma)
+
+
+def _locked_ratings(variant: str, user_ids: list[int]) -> dict[int, Rating]:
+    # Made if missing, then locked in one order (by id), so two matches finishing
+    # at once with a person in common wait for each other instead of deadlocking.
+    Rating.objects.bulk_create(
+        [Rating(user_id=u, variant=variant) for u in user_ids], ignore_conflicts=True
+    )
+    rows = Rating.objects.select_for_update().filter(variant=variant, user_id__in=user_ids)
+    return {r.user_id: r for r in rows.order_by("pk")}
+
+
+#: How far back the pass looks for a finished rated match left unrated.
+RATE_LATE_WITHIN = timedelta(hours=1)
+
+
+def rate_unrated(limit: int = 50) -> int:
+    """Rate finished rated matches that have no rating changes yet (one finished
+    by a path that did not rate it). Returns how many were rated."""
+    recent = timezone.now() - RATE_LATE_WITHIN
+    pending = (
+        Match.objects.filter(rated=True, status=Match.Status.FINISHED, winner__isnull=False)
+        .filter(finished_at__gte=recent)
+        .exclude(participants__user__isnull=True)
+        .filter(~Exists(RatingChange.objects.filter(match=OuterRef("pk"))))
+        .order_by("finished_at")[:limit]
+    )
+    return sum(1 for match in pending if rate_match(match))
+
+
+def rating_of(user_id: int, variant: str) -> Rating:
+    """The player's rating in ``variant`` (a new player's when they have none)."""
+    found = Rating.objects.filter(user_id=user_id, variant=variant).first()
+    return found or Rating(user_id=user_id, variant=variant)
