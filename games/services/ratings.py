@@ -183,3 +183,75 @@ def rating_of(user_id: int, variant: str) -> Rating:
     """The player's rating in ``variant`` (a new player's when they have none)."""
     found = Rating.objects.filter(user_id=user_id, variant=variant).first()
     return found or Rating(user_id=user_id, variant=variant)
+
+
+# --- reading: leaderboards, standings, history --------------------------------------------
+
+#: Who is on a leaderboard: out of their provisional matches, active lately.
+LEADERBOARD_MIN_MATCHES = maths.PROVISIONAL_MATCHES
+LEADERBOARD_ACTIVE_DAYS = 30
+LEADERBOARD_SIZE = 100
+
+
+def _ranked(variant: str):  # -> QuerySet[Rating]
+    since = timezone.now() - timedelta(days=LEADERBOARD_ACTIVE_DAYS)
+    return Rating.objects.filter(
+        variant=variant, matches__gte=LEADERBOARD_MIN_MATCHES, last_played__gte=since
+    ).order_by("-shown", "pk")
+
+
+@dataclass(frozen=True)
+class Leader:
+    rank: int
+    username: str
+    name: str
+    rating: int
+    matches: int
+
+
+def leaderboard(variant: str) -> list[Leader]:
+    rows = _ranked(variant).select_related("user__player")[:LEADERBOARD_SIZE]
+    return [
+        Leader(
+            rank=i,
+            username=r.user.get_username(),
+            name=_display_name(r.user),
+            rating=r.shown,
+            matches=r.matches,
+        )
+        for i, r in enumerate(rows, start=1)
+    ]
+
+
+@dataclass(frozen=True)
+class Standing:
+    rating: Rating
+    rank: int | None  # None: not on the board (yet, or not lately)
+
+
+def standing(user: object, variant: str) -> Standing:
+    rating = rating_of(user.pk, variant)  # type: ignore[attr-defined]
+    ranked = _ranked(variant)
+    if rating.pk is None or not ranked.filter(pk=rating.pk).exists():
+        return Standing(rating, None)
+    ahead = ranked.filter(shown__gt=rating.shown).count() + ranked.filter(
+        shown=rating.shown, pk__lt=rating.pk
+    ).count()
+    return Standing(rating, ahead + 1)
+
+
+def history(user_id: int, variant: str) -> list[int]:
+    """The shown rating before the first rated match and after each one."""
+    changes = list(
+        RatingChange.objects.filter(user_id=user_id, variant=variant)
+        .order_by("at", "id")
+        .values_list("shown_before", "shown_after")
+    )
+    if not changes:
+        return []
+    return [changes[0][0], *(after for _before, after in changes)]
+
+
+def _display_name(user: object) -> str:
+    player = getattr(user, "player", None)
+    return player.display_name if player else user.get_username()  # type: ignore[attr-defined]

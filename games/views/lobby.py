@@ -17,6 +17,7 @@ from games.forms import LobbyFilterForm
 from games.models import Match, ScoreRow, Seat, Table
 from games.services import ServiceError
 from games.services import tables as table_services
+from games.views import play_now
 
 _OPEN_SEAT = Q(seats__user__isnull=True, seats__bot_level__isnull=True)
 _SEATS = Seat.objects.select_related("user__player").order_by("index")
@@ -69,6 +70,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         )
     if request.htmx and not (request.htmx.boosted or request.htmx.history_restore_request):
         return render(request, "games/_table_list.html", context)
+    context.update(play_now.status_context(request))
     return render(request, "games/lobby.html", context)
 
 

@@ -14,6 +14,9 @@ from games.models import Deal
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = access.get_match(request, pk)
     participants = list(match.participants.select_related("user").order_by("index"))
+    changes = {c.index: c for c in match.rating_changes.all()}
+    for p in participants:  # a rated match's change beside each person
+        p.rating_change = changes.get(p.index)
     context = {
         "match": match,
         "participants": participants,
