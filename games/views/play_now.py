@@ -28,7 +28,7 @@ def status_context(request: HttpRequest) -> dict:
     state = pools.status(request.user)
     context: dict = {"status_poll_seconds": STATUS_POLL_SECONDS}
     if isinstance(state, pools.Waiting):
-        context["waiting"] = state
+        context["queue"] = state
     elif state is not None and state.table.status == Table.Status.PLAYING:
         context["ready_table"] = state.table
     else:
