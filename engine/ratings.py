@@ -29,9 +29,13 @@ PROVISIONAL_MATCHES = 10
 #: How many sigmas below mu the shown, conservative number is.
 CONSERVATIVE_SIGMAS = 2.0
 
-#: The bots' fixed ratings on this scale (engine/arena.py measured them; see
-#: docs/engine.md "Bot ratings"). Normal is the anchor, a new player's mu.
-BOT_RATINGS: dict[str, int] = {"easy": 1150, "normal": 1500, "hard": 1640}
+#: The arena's measured match win rates (docs/performance.md "Bots": 400
+#: duplicate deals, seed 1, the default budget) of the stronger level against
+#: the weaker, per variant: the bots' published ratings are derived from them.
+ARENA_WIN_RATES: dict[str, dict[tuple[str, str], float]] = {
+    "belote": {("hard", "normal"): 0.685, ("normal", "easy"): 0.847},
+    "open_blot": {("hard", "normal"): 0.876, ("normal", "easy"): 0.848},
+}
 
 _MODEL = PlackettLuce(mu=MU0, sigma=SIGMA0, beta=SIGMA0 / 2, tau=SIGMA0 / 100)
 
@@ -74,3 +78,34 @@ def win_probability(a: Sequence[Skill], b: Sequence[Skill]) -> float:
     """The model's chance that side ``a`` beats side ``b``."""
     teams = [[_MODEL.rating(mu=s.mu, sigma=s.sigma) for s in side] for side in (a, b)]
     return float(_MODEL.predict_win(teams)[0])
+
+
+def gap_for_win_rate(rate: float) -> float:
+    """The difference of mu at which the model expects a settled player (tiny
+    sigma) to win ``rate`` of their matches against another: the inverse of
+    :func:`win_probability`, found by bisection."""
+    if not 0 < rate < 1:
+        raise ValueError("a win rate is strictly between 0 and 1")
+    low, high = -4000.0, 4000.0
+    for _ in range(60):
+        mid = (low + high) / 2
+        if win_probability([Skill(MU0 + mid, 1e-3)], [Skill(MU0, 1e-3)]) < rate:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+def bot_ratings(variant: str) -> dict[str, int]:
+    """The bots' fixed, published ratings in ``variant``: Normal is the anchor
+    (a new player's mu); Hard and Easy sit where the arena's win rates put them."""
+    rates = ARENA_WIN_RATES[variant]
+    return {
+        "easy": round(MU0 - gap_for_win_rate(rates[("normal", "easy")])),
+        "normal": round(MU0),
+        "hard": round(MU0 + gap_for_win_rate(rates[("hard", "normal")])),
+    }
+
+
+#: Computed once: ``{variant: {level: rating}}``.
+BOT_RATINGS: dict[str, dict[str, int]] = {v: bot_ratings(v) for v in ARENA_WIN_RATES}

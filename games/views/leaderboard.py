@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from engine.ratings import BOT_RATINGS
 from games.labels import VARIANT_SLUGS, slug_of
-from games.models import Variant
+from games.models import BotLevel, Variant
 from games.services import ratings
 
 
@@ -24,5 +25,9 @@ def leaderboard(request: HttpRequest, variant: str = "belote") -> HttpResponse:
         "variants": [(slug_of(v), label) for v, label in Variant.choices],
         "min_matches": ratings.LEADERBOARD_MIN_MATCHES,
         "active_days": ratings.LEADERBOARD_ACTIVE_DAYS,
+        "bots": [
+            (level, label, BOT_RATINGS[engine_variant][level])
+            for level, label in BotLevel.choices
+        ],
     }
     return render(request, "games/leaderboard.html", context)

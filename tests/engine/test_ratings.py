@@ -7,10 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.ratings import (
+    ARENA_WIN_RATES,
     BOT_RATINGS,
     MU0,
     PROVISIONAL_MATCHES,
     Skill,
+    gap_for_win_rate,
     is_provisional,
     rate,
     win_probability,
@@ -21,7 +23,7 @@ skills = st.builds(Skill, st.floats(500, 2500), st.floats(40, 300))
 
 def test_a_new_player_starts_at_the_normal_bots_rating_shown_conservatively():
     new = Skill()
-    assert new.mu == MU0 == BOT_RATINGS["normal"]
+    assert new.mu == MU0 == BOT_RATINGS["belote"]["normal"] == BOT_RATINGS["open_blot"]["normal"]
     assert new.shown < new.mu  # mu - 2 sigma
     assert is_provisional(0) and is_provisional(PROVISIONAL_MATCHES - 1)
     assert not is_provisional(PROVISIONAL_MATCHES)
@@ -67,3 +69,20 @@ def test_win_probabilities_are_complementary(a, b):
     p = win_probability([a], [b])
     assert 0 <= p <= 1
     assert p == pytest.approx(1 - win_probability([b], [a]), abs=1e-6)
+
+
+def test_bot_ratings_reproduce_the_arenas_win_rates():
+    for variant, rates in ARENA_WIN_RATES.items():
+        bots = BOT_RATINGS[variant]
+        assert bots["easy"] < bots["normal"] < bots["hard"]
+        for (strong, weak), won in rates.items():
+            p = win_probability([Skill(bots[strong], 1e-3)], [Skill(bots[weak], 1e-3)])
+            assert p == pytest.approx(won, abs=0.005)
+
+
+@given(st.floats(0.01, 0.99))
+def test_the_gap_for_a_win_rate_inverts_the_models_prediction(share):
+    gap = gap_for_win_rate(share)
+    assert win_probability([Skill(MU0 + gap, 1e-3)], [Skill(MU0, 1e-3)]) == pytest.approx(
+        share, abs=1e-4
+    )
