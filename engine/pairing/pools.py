@@ -15,6 +15,7 @@ tickets of its pool, bots filling what is left.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -67,12 +68,18 @@ def pair(tickets: Sequence[Ticket], seats: int) -> list[Group]:
         raise ValueError("a table has 2 or 4 seats")
     _check(tickets, seats)
     order = sorted(tickets, key=lambda t: (-t.waited_s, t.members))
+    # By rating, so an anchor looks only at the tickets inside its window.
+    by_rating = sorted(order, key=lambda t: t.rating)
+    ratings = [t.rating for t in by_rating]
     taken: set[int] = set()
     groups: list[Group] = []
     for anchor in order:
         if id(anchor) in taken:
             continue
-        chosen = _fill(anchor, [t for t in order if id(t) not in taken], seats)
+        low = bisect_left(ratings, anchor.rating - anchor.window)
+        high = bisect_right(ratings, anchor.rating + anchor.window)
+        near = [t for t in by_rating[low:high] if id(t) not in taken]
+        chosen = _fill(anchor, near, seats)
         if chosen is not None:
             taken.update(id(t) for t in chosen)
             groups.append(Group(_arrange(chosen, seats)))

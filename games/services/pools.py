@@ -181,10 +181,10 @@ def pair_waiting(now: datetime | None = None) -> int:
                 continue
             for group in pair(tickets, SEATS[variant]):
                 table = _seat(group, variant, fmt, rated, rule_sets[variant])
+                PoolEntry.objects.filter(pk__in=[by_person[p].pk for p in group.people]).update(
+                    table=table, paired_at=now
+                )
                 for person in group.people:
-                    entry = by_person[person]
-                    entry.table, entry.paired_at = table, now
-                    entry.save(update_fields=["table", "paired_at"])
                     announce_to_user(person, "paired", {"url": table.get_absolute_url()})
                 made += 1
     return made
