@@ -7,10 +7,10 @@ at a new table, in one transaction per pass. Each seated person's entry keeps
 the table (their pages go there) and their open pages are told at once
 (``announce_to_user(..., "paired", {"url": ...})``, after commit).
 
-Race-free with several workers: a pass locks the waiting entries it pairs
-(``SELECT ... FOR UPDATE SKIP LOCKED``), so two passes at once work on disjoint
-entries, and an entry is marked paired in the transaction that seats it, so no
-one is seated twice. A person waits in one pool at a time (one entry each).
+Race-free with several workers: each group is seated in a transaction that
+locks its entries (``SELECT ... FOR UPDATE SKIP LOCKED``) and checks they all
+still wait, and an entry is marked paired in the transaction that seats it, so
+no one is seated twice. A person waits in one pool at a time (one entry each).
 """
 
 from __future__ import annotations
@@ -155,39 +155,56 @@ def forget_paired(user: AbstractBaseUser) -> None:
 
 def pair_waiting(now: datetime | None = None) -> int:
     """One pairing pass over every pool: seats what ``engine.pairing`` groups.
-    Returns the tables made. Cheap when nobody waits (one query)."""
+    Returns the tables made. Cheap when nobody waits (one query).
+
+    The groups are decided from one read of the waiting entries; each group is
+    then seated in its own transaction, which first locks the group's entries
+    (``SKIP LOCKED``) and checks that every one still waits: a group another
+    worker is seating, or one whose person left or switched pools meanwhile,
+    is skipped (its people are looked at again by the next pass). So a table is
+    announced as soon as it is made, and nobody is ever seated twice."""
     if not PoolEntry.objects.filter(table__isnull=True).exists():
         return 0
     now = now or timezone.now()
+    entries = list(PoolEntry.objects.filter(table__isnull=True).order_by("pk"))
+    busy = _people_in_rated_matches(e.user_id for e in entries)
+    pools: dict[tuple[str, str, bool], list[PoolEntry]] = defaultdict(list)
+    for e in entries:
+        if e.user_id not in busy:
+            pools[(e.variant, e.format, e.rated)].append(e)
+    skills = _skills(entries)
+    rule_sets = {r.variant: r for r in RuleSetConfig.objects.filter(is_default=True)}
     made = 0
-    with transaction.atomic():
-        entries = list(
-            PoolEntry.objects.select_for_update(skip_locked=True)
-            .filter(table__isnull=True)
-            .order_by("pk")
-        )
-        busy = _people_in_rated_matches(e.user_id for e in entries)
-        pools: dict[tuple[str, str, bool], list[PoolEntry]] = defaultdict(list)
-        for e in entries:
-            if e.user_id not in busy:
-                pools[(e.variant, e.format, e.rated)].append(e)
-        skills = _skills(entries)
-        rule_sets = {
-            r.variant: r for r in RuleSetConfig.objects.filter(is_default=True)
-        }
-        for (variant, fmt, rated), waiting in pools.items():
-            tickets, by_person = _tickets(waiting, skills, variant, now)
-            if not tickets or variant not in rule_sets:
-                continue
-            for group in pair(tickets, SEATS[variant]):
-                table = _seat(group, variant, fmt, rated, rule_sets[variant])
-                PoolEntry.objects.filter(pk__in=[by_person[p].pk for p in group.people]).update(
-                    table=table, paired_at=now
-                )
-                for person in group.people:
-                    announce_to_user(person, "paired", {"url": table.get_absolute_url()})
-                made += 1
+    for (variant, fmt, rated), waiting in pools.items():
+        tickets, by_person = _tickets(waiting, skills, variant, now)
+        if not tickets or variant not in rule_sets:
+            continue
+        for group in pair(tickets, SEATS[variant]):
+            ids = [by_person[p].pk for p in group.people]
+            made += _seat_if_still_waiting(group, ids, variant, fmt, rated, rule_sets[variant], now)
     return made
+
+
+def _seat_if_still_waiting(
+    group: Group,
+    ids: list[int],
+    variant: str,
+    fmt: str,
+    rated: bool,
+    rule_set: RuleSetConfig,
+    now: datetime,
+) -> int:
+    with transaction.atomic():
+        still = PoolEntry.objects.select_for_update(skip_locked=True).filter(
+            pk__in=ids, table__isnull=True
+        )
+        if len(list(still)) != len(ids):
+            return 0
+        table = _seat(group, variant, fmt, rated, rule_set)
+        PoolEntry.objects.filter(pk__in=ids).update(table=table, paired_at=now)
+        for person in group.people:
+            announce_to_user(person, "paired", {"url": table.get_absolute_url()})
+    return 1
 
 
 def _skills(entries: list[PoolEntry]) -> dict[tuple[int, str], float]:
