@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -120,7 +121,7 @@ class Waiting:
     partner_waiting: bool  # their partner has joined naming them (no partner: True)
 
 
-def status(user: AbstractBaseUser, now: datetime | None = None) -> Waiting | PoolEntry | None:
+def status(user: Any, now: datetime | None = None) -> Waiting | PoolEntry | None:
     """``None`` when ``user`` is in no pool; their entry when a table is ready
     for them (``entry.table``); else how their wait goes."""
     if not user.is_authenticated:

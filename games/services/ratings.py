@@ -106,22 +106,23 @@ def rate_match(match: Match) -> list[RatingChange]:
         if RatingChange.objects.filter(match=match).exists():
             return []
         participants = list(match.participants.order_by("index"))
-        if not participants or any(p.user_id is None for p in participants):
+        people = {p.index: p.user_id for p in participants if p.user_id is not None}
+        if not participants or len(people) != len(participants) or match.winner is None:
             return []  # rated play is people only
         lost = forfeits(match, participants)
-        winner = match.winner
+        winner: int = match.winner
         forfeit = ""
         if len(lost) == 1:  # both sides forfeiting: the score decides
             winner, forfeit = 1 - lost[0].side, lost[0].reason
-        ratings = _locked_ratings(match.variant, [p.user_id for p in participants])
+        ratings = _locked_ratings(match.variant, list(people.values()))
         sides = [[p for p in participants if p.side == side] for side in (0, 1)]
-        before = [[_skill(ratings[p.user_id]) for p in side] for side in sides]
+        before = [[_skill(ratings[people[p.index]]) for p in side] for side in sides]
         after = maths.rate(before, winner)
         now = match.finished_at or timezone.now()
         changes = []
-        for side, people in enumerate(sides):
-            for person, skill in zip(people, after[side], strict=True):
-                rating = ratings[person.user_id]
+        for side, seated in enumerate(sides):
+            for person, skill in zip(seated, after[side], strict=True):
+                rating = ratings[people[person.index]]
                 shown_before = rating.shown
                 rating.mu, rating.sigma = skill.mu, skill.sigma
                 rating.shown = skill.shown
@@ -131,7 +132,7 @@ def rate_match(match: Match) -> list[RatingChange]:
                 changes.append(
                     RatingChange(
                         match=match,
-                        user_id=person.user_id,
+                        user_id=people[person.index],
                         variant=match.variant,
                         index=person.index,
                         shown_before=shown_before,

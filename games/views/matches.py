@@ -16,7 +16,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     participants = list(match.participants.select_related("user").order_by("index"))
     changes = {c.index: c for c in match.rating_changes.all()}
     for p in participants:  # a rated match's change beside each person
-        p.rating_change = changes.get(p.index)
+        p.rating_change = changes.get(p.index)  # type: ignore[attr-defined]
     context = {
         "match": match,
         "participants": participants,

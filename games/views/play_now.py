@@ -19,6 +19,7 @@ from games.forms.pools import PlayNowForm
 from games.models import Table
 from games.services import ServiceError, pools
 
+PLAYING = Table.Status.PLAYING
 #: How often the waiting status refreshes (seconds).
 STATUS_POLL_SECONDS = 2
 
@@ -29,7 +30,7 @@ def status_context(request: HttpRequest) -> dict:
     context: dict = {"status_poll_seconds": STATUS_POLL_SECONDS}
     if isinstance(state, pools.Waiting):
         context["queue"] = state
-    elif state is not None and state.table.status == Table.Status.PLAYING:
+    elif state is not None and state.table is not None and state.table.status == PLAYING:
         context["ready_table"] = state.table
     else:
         context["play_now_form"] = PlayNowForm(initial={"variant": "belote"})
@@ -42,7 +43,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
         return redirect_to_login(reverse("lobby"))
     form = PlayNowForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+        messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
         return redirect("lobby")
     data = form.cleaned_data
     try:
@@ -72,6 +73,6 @@ def queue_status(request: HttpRequest) -> HttpResponse:
     context = status_context(request)
     response = render(request, "games/_play_now.html", context)
     ready = context.get("ready_table")
-    if ready is not None and request.htmx:
+    if ready is not None and request.headers.get("HX-Request"):
         response["HX-Redirect"] = ready.get_absolute_url()
     return response
