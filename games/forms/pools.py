@@ -20,8 +20,15 @@ def _formats() -> list[tuple[str, str]]:
 class PlayNowForm(forms.Form):
     variant = forms.ChoiceField(label=_("Variant"), choices=Variant.choices)
     format = forms.ChoiceField(label=_("Match format"), choices=_formats)
-    rated = forms.BooleanField(label=_("Rated"), required=False)
-    bots = forms.BooleanField(label=_("Fill with bots after 30 s (casual only)"), required=False)
+    # value="1": the hook's spelling (docs/hooks.md); checked means "1" is sent.
+    rated = forms.BooleanField(
+        label=_("Rated"), required=False, widget=forms.CheckboxInput(attrs={"value": "1"})
+    )
+    bots = forms.BooleanField(
+        label=_("Fill with bots after 30 s (casual only)"),
+        required=False,
+        widget=forms.CheckboxInput(attrs={"value": "1"}),
+    )
     partner = forms.CharField(
         label=_("Partner (Belote, optional)"),
         required=False,

@@ -10,7 +10,7 @@ from django.utils import timezone
 from games.models import Match, MatchEvent, Presence, Rating, RatingChange
 from games.services import ServiceError
 from games.services.ratings import rate_match, rate_unrated
-from tests.site.conftest import client_for, play_match
+from tests.site.conftest import client_for, default_rule_set, play_match
 
 
 def rated_match(make_table, alice, bob, rated=True, present=True):
@@ -175,3 +175,33 @@ def test_the_leaderboard_lists_established_active_players_and_your_rank(alice, b
     page = client_for(alice).get("/leaderboard/belote/").content.decode()
     assert 'data-rank="1" data-player="alice"' in page
     assert client_for(alice).get("/leaderboard/chess/").status_code == 404
+
+
+def test_a_rated_table_is_made_by_hand_from_the_create_form(alice):
+    from games.models import Table
+
+    client = client_for(alice)
+    response = client.post(
+        "/tables/new/?variant=open_blot",
+        {
+            "variant": "open_blot",
+            "format": "best_of:1",
+            "rule_set": default_rule_set("open_blot").pk,
+            "seat_1": "open",
+            "rated": "on",
+        },
+    )
+    assert response.status_code == 302
+    assert Table.objects.get().rated
+    response = client.post(
+        "/tables/new/?variant=open_blot",
+        {
+            "variant": "open_blot",
+            "format": "best_of:1",
+            "rule_set": default_rule_set("open_blot").pk,
+            "seat_1": "normal",
+            "rated": "on",
+        },
+    )
+    assert "A rated table is for people only" in response.content.decode()
+    assert Table.objects.count() == 1
