@@ -146,11 +146,6 @@ def status(user: Any, now: datetime | None = None) -> Waiting | PoolEntry | None
     )
 
 
-def forget_paired(user: AbstractBaseUser) -> None:
-    """Their table has been shown to them: the entry has done its work."""
-    PoolEntry.objects.filter(user_id=user.pk, table__isnull=False).delete()
-
-
 # --- the pass -----------------------------------------------------------------------------
 
 
