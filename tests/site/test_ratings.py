@@ -169,7 +169,7 @@ def test_the_leaderboard_lists_established_active_players_and_your_rank(alice, b
     assert 'data-player="carol"' not in page  # still provisional
     assert 'data-own-rank="2"' in page
     assert 'data-nav="leaderboard"' in page
-    assert '<li data-bot-rating="normal">Normal bot: 1500</li>' in page
+    assert '<tr data-bot-rating="normal"><td>Normal</td><td>1500</td></tr>' in page
     stale = now - timedelta(days=31)
     Rating.objects.filter(user=bob).update(last_played=stale)
     page = client_for(alice).get("/leaderboard/belote/").content.decode()
