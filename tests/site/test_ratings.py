@@ -76,6 +76,8 @@ def test_resigning_loses_the_rated_match_whatever_the_score(make_table, alice, b
     change = RatingChange.objects.get(match=match, user=win)
     assert not change.won and change.delta < 0 and change.forfeit == "resigned"
     assert RatingChange.objects.get(match=match, user=lose).won
+    page = client_for(alice).get(match.get_absolute_url()).content.decode()
+    assert 'data-forfeit="resigned">lost by resigning<' in page
 
 
 def test_leaving_without_coming_back_loses_but_returning_does_not(make_table, alice, bob):
