@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from engine import ratings as maths
@@ -34,7 +34,9 @@ from games.models import (
     Presence,
     Rating,
     RatingChange,
+    Table,
 )
+from games.services.changes import announce_table_changed
 
 #: Why a side lost by forfeit (stored on each ``RatingChange`` of the match).
 RESIGNED = "resigned"
@@ -177,7 +179,22 @@ def rate_unrated(limit: int = 50) -> int:
         .filter(~Exists(RatingChange.objects.filter(match=OuterRef("pk"))))
         .order_by("finished_at")[:limit]
     )
-    return sum(1 for match in pending if rate_match(match))
+    rated = 0
+    for match in pending:
+        with transaction.atomic():
+            if rate_match(match):
+                rated += 1
+                _redraw(match.table_id)
+    return rated
+
+
+def _redraw(table_id: int) -> None:
+    """A new version of the table, so its open pages are redrawn with the
+    rating changes (a match finished some other way was drawn without them)."""
+    Table.objects.filter(pk=table_id).update(version=F("version") + 1)
+    version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+    if version is not None:
+        announce_table_changed(table_id, version)
 
 
 def rating_of(user_id: int, variant: str) -> Rating:

@@ -127,12 +127,28 @@ def test_away_a_whole_deal_loses_but_a_connection_the_server_lost_does_not(
     assert RatingChange.objects.get(match=match, user=win).won
 
 
-def test_the_pass_rates_a_match_finished_another_way(make_table, alice, bob):
+def test_the_pass_rates_a_match_finished_another_way_and_redraws_its_table(
+    make_table, alice, bob, django_capture_on_commit_callbacks
+):
+    from games.services.changes import table_changed
+
     match = rated_match(make_table, alice, bob)
     play_match(match)
     RatingChange.objects.all().delete()
-    assert rate_unrated() == 1
+    told = []
+
+    def receive(sender, table_id, version, **kwargs):
+        told.append((table_id, version))
+
+    table_changed.connect(receive)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            assert rate_unrated() == 1
+    finally:
+        table_changed.disconnect(receive)
     assert RatingChange.objects.filter(match=match).count() == 2
+    match.table.refresh_from_db()
+    assert told == [(match.table_id, match.table.version)]
 
 
 def test_the_table_and_the_match_page_show_each_change(make_table, alice, bob):
