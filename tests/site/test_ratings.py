@@ -223,3 +223,11 @@ def test_a_rated_table_is_made_by_hand_from_the_create_form(alice):
     )
     assert "A rated table is for people only" in response.content.decode()
     assert Table.objects.count() == 1
+
+
+def test_the_lobby_marks_rated_tables(make_table, alice, bob):
+    rated = make_table(alice, variant="open_blot", rated=True)
+    make_table(bob, variant="open_blot")
+    page = client_for(alice).get("/lobby/tables/").content.decode()
+    assert page.count("data-rated-badge") == 1
+    assert f'data-table="{rated.pk}"' in page
