@@ -231,3 +231,18 @@ def test_the_lobby_marks_rated_tables(make_table, alice, bob):
     page = client_for(alice).get("/lobby/tables/").content.decode()
     assert page.count("data-rated-badge") == 1
     assert f'data-table="{rated.pk}"' in page
+
+
+def test_staff_see_ratings_and_the_pools_in_the_admin(make_user, make_table, alice, bob):
+    from games.services import pools
+
+    staff = make_user("root", is_staff=True, is_superuser=True)
+    match = rated_match(make_table, alice, bob)
+    play_match(match)
+    pools.join(alice, variant="belote", fmt="best_of:1", rated=False)
+    client = client_for(staff)
+    for path in ("rating", "ratingchange", "poolentry"):
+        response = client.get(f"/admin/games/{path}/")
+        assert response.status_code == 200
+        assert "alice" in response.content.decode()
+    assert client.get("/admin/games/rating/add/").status_code == 403
