@@ -9,7 +9,8 @@ other way. Asking twice changes nothing (one ``RatingChange`` per person per
 match).
 
 Fair play: a side whose person resigned, left the table and did not come back
-before the end, or was away (no connection to the table) for a whole deal loses
+before the end (or came back only after a whole deal), or was away (no
+connection to the table) for a whole deal loses
 the match, whatever the score says. A connection the server lost (it never said
 it closed: a crashed process, an outage) counts as present, so a seat lost to a
 server fault counts against no one.
@@ -54,18 +55,33 @@ def forfeits(match: Match, participants: Iterable[Participant]) -> list[Forfeit]
     """The sides that lose the match by their own doing, first reason each."""
     people = {p.index: p for p in participants if p.user_id is not None}
     reasons: dict[int, str] = {}
-    gone: dict[int, bool] = {}
+    # When each seat's person left, and back to None when they returned; a stay
+    # away that spanned a whole deal counts like never coming back.
+    left_at: dict[int, datetime | None] = {}
+    away: dict[int, list[tuple[datetime, datetime]]] = {}
     for event in match.events.order_by("at", "id"):
         if event.index not in people:
             continue
         if event.kind == MatchEvent.Kind.RESIGNED:
             reasons.setdefault(event.index % 2, RESIGNED)
         elif event.kind == MatchEvent.Kind.LEFT:
-            gone[event.index] = True
+            left_at.setdefault(event.index, None)
+            left_at[event.index] = left_at[event.index] or event.at
         elif event.kind == MatchEvent.Kind.RETURNED:
-            gone[event.index] = False
-    for index, still_gone in sorted(gone.items()):
-        if still_gone:
+            since = left_at.get(event.index)
+            if since is not None:
+                away.setdefault(event.index, []).append((since, event.at))
+                left_at[event.index] = None
+    for index, since in sorted(left_at.items()):
+        if since is not None:
+            reasons.setdefault(index % 2, LEFT)
+    deals = _finished_deals(match) if away else []
+    for index, spans in sorted(away.items()):
+        if any(
+            gone <= start and back >= end
+            for gone, back in spans
+            for start, end in deals
+        ):
             reasons.setdefault(index % 2, LEFT)
     for index in sorted(people):
         if index % 2 not in reasons and _away_a_whole_deal(match, index):
@@ -83,13 +99,18 @@ def _away_a_whole_deal(match: Match, index: int) -> bool:
             table_id=match.table_id, seat_index=index
         ).values_list("connected_at", "closed_at")
     ]
-    deals = match.deals.filter(status=Deal.Status.FINISHED).values_list(
-        "started_at", "finished_at"
-    )
-    return any(
-        finished is not None and not _covered(spans, started, finished)
-        for started, finished in deals
-    )
+    deals = _finished_deals(match)
+    return any(not _covered(spans, started, finished) for started, finished in deals)
+
+
+def _finished_deals(match: Match) -> list[tuple[datetime, datetime]]:
+    return [
+        (started, finished)
+        for started, finished in match.deals.filter(status=Deal.Status.FINISHED).values_list(
+            "started_at", "finished_at"
+        )
+        if finished is not None
+    ]
 
 
 def _covered(

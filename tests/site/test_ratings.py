@@ -96,6 +96,23 @@ def test_leaving_without_coming_back_loses_but_returning_does_not(make_table, al
     assert RatingChange.objects.get(match=match, user=win).forfeit == "left"
 
 
+def test_leaving_for_a_whole_deal_loses_even_after_coming_back(make_table, alice, bob):
+    match = rated_match(make_table, alice, bob)
+    play_match(match)
+    win, _lose = winner_and_loser(match, alice, bob)
+    index = 0 if win == alice else 1
+    deal = match.deals.get()
+    RatingChange.objects.all().delete()
+    MatchEvent.objects.create(
+        match=match, index=index, user=win, kind="left", at=deal.started_at - timedelta(seconds=1)
+    )
+    MatchEvent.objects.create(
+        match=match, index=index, user=win, kind="returned", at=deal.finished_at
+    )
+    rate_match(match)
+    assert RatingChange.objects.get(match=match, user=win).forfeit == "left"
+
+
 def test_away_a_whole_deal_loses_but_a_connection_the_server_lost_does_not(
     make_table, alice, bob
 ):
