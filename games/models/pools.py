@@ -36,6 +36,9 @@ class PoolEntry(models.Model):
         verbose_name=_("partner"),
     )
     joined_at = models.DateTimeField(_("joined"))
+    #: When one of their pages last showed them waiting (the lobby's status
+    #: refreshes it): someone who closed every page stops being paired.
+    seen_at = models.DateTimeField(_("last seen waiting"), null=True, blank=True)
     table = models.ForeignKey(
         Table,
         on_delete=models.CASCADE,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -39,6 +39,9 @@ from games.services.tables import check_format
 
 #: The level that fills a casual table for people who asked for bots.
 FILL_LEVEL = BotLevel.NORMAL
+#: Someone none of whose pages has shown them waiting for this long (the lobby's
+#: status refreshes every 2 s) has closed them: they leave the pool.
+GONE_AFTER = timedelta(seconds=60)
 
 
 def in_running_rated_match(user_id: int) -> bool:
@@ -93,6 +96,7 @@ def join(
             bots_ok=bots_ok,
             partner=friend,
             joined_at=timezone.now(),
+            seen_at=timezone.now(),
         )
 
 
@@ -132,6 +136,7 @@ def status(user: Any, now: datetime | None = None) -> Waiting | PoolEntry | None
     if entry.table_id is not None:
         return entry
     now = now or timezone.now()
+    PoolEntry.objects.filter(pk=entry.pk).update(seen_at=timezone.now())
     same = PoolEntry.objects.filter(
         table__isnull=True, variant=entry.variant, format=entry.format, rated=entry.rated
     )
@@ -162,6 +167,9 @@ def pair_waiting(now: datetime | None = None) -> int:
     if not PoolEntry.objects.filter(table__isnull=True).exists():
         return 0
     now = now or timezone.now()
+    # Nobody has a page showing them waiting any more: they have gone.
+    gone = timezone.now() - GONE_AFTER
+    PoolEntry.objects.filter(table__isnull=True, seen_at__lt=gone).delete()
     entries = list(PoolEntry.objects.filter(table__isnull=True).order_by("pk"))
     busy = _people_in_rated_matches(e.user_id for e in entries)
     pools: dict[tuple[str, str, bool], list[PoolEntry]] = defaultdict(list)

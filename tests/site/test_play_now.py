@@ -174,3 +174,21 @@ def test_a_bad_play_now_form_changes_nothing(alice):
     client = client_for(alice)
     client.post("/play/now/", {"variant": "chess", "format": "best_of:1"})
     assert not PoolEntry.objects.exists()
+
+
+def test_someone_whose_pages_are_all_closed_leaves_the_pool(alice, bob):
+    join(alice)
+    PoolEntry.objects.filter(user=alice).update(
+        seen_at=timezone.now() - pools.GONE_AFTER - timedelta(seconds=1)
+    )
+    join(bob)
+    assert pools.pair_waiting() == 0
+    assert not PoolEntry.objects.filter(user=alice).exists()
+
+
+def test_the_waiting_status_keeps_you_in_the_pool(alice):
+    join(alice)
+    old = timezone.now() - timedelta(seconds=50)
+    PoolEntry.objects.filter(user=alice).update(seen_at=old)
+    client_for(alice).get("/play/now/status/")
+    assert PoolEntry.objects.get(user=alice).seen_at > old

@@ -76,7 +76,9 @@ class Command(BaseCommand):
             mu = 300.0 + 150.0 * (i // len(pools_))
             ratings.append(Rating(user=user, variant=variant, mu=mu))
             entries.append(
-                PoolEntry(user=user, variant=variant, format=fmt, rated=rated, joined_at=now)
+                PoolEntry(
+                    user=user, variant=variant, format=fmt, rated=rated, joined_at=now, seen_at=now
+                )
             )
         # Belote parties: pairs of neighbours in the same pool naming each other.
         by_pool: dict[tuple[str, str, bool], list[PoolEntry]] = {}
