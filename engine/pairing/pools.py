@@ -162,7 +162,8 @@ def _with_bots(left: Sequence[Ticket], seats: int) -> list[Group]:
                 table.append(t)
                 room -= len(t.members)
                 ready.remove(t)
-        groups.append(Group(_seat_with_bots(table, seats)))
+        full = room == 0  # enough of them to fill it: no bot, sides balanced as usual
+        groups.append(Group(_arrange(table, seats) if full else _seat_with_bots(table, seats)))
     return groups
 
 
