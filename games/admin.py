@@ -29,6 +29,9 @@ from games.models import (
     Participant,
     Phrase,
     Player,
+    PoolEntry,
+    Rating,
+    RatingChange,
     RuleSetConfig,
     ScoreRow,
     Seat,
@@ -434,9 +437,50 @@ class ChallengeAdmin(admin.ModelAdmin):
     list_display = ["challenger", "challenged", "variant", "format", "rated", "status"]
     list_filter = ["status", "variant", "rated"]
     search_fields = ["challenger__username", "challenged__username"]
-
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+# --- Play now and ratings (issue 24): read-only, the services change them -----------------
+
+
+class _ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Rating)
+class RatingAdmin(_ReadOnly):
+    list_display = ["user", "variant", "shown", "matches", "last_played"]
+    list_filter = ["variant"]
+    search_fields = ["user__username"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a rating is its matches' history
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(_ReadOnly):
+    list_display = ["match", "user", "variant", "shown_before", "shown_after", "won", "forfeit"]
+    list_filter = ["variant", "forfeit"]
+    search_fields = ["user__username"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(PoolEntry)
+class PoolEntryAdmin(_ReadOnly):
+    """Who waits in which Play-now pool; staff may take someone out (delete)."""
+
+    list_display = [
+        "user", "variant", "format", "rated", "bots_ok", "partner", "joined_at", "table",
+    ]  # fmt: skip
+    list_filter = ["variant", "rated"]
+    search_fields = ["user__username"]

@@ -3,7 +3,18 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.views import accounts, help, language, lobby, matches, seating, tables, tournaments
+from games.views import (
+    accounts,
+    help,
+    language,
+    leaderboard,
+    lobby,
+    matches,
+    play_now,
+    seating,
+    tables,
+    tournaments,
+)
 from games.views import social as social_views
 from games.views.login import LoginView
 
@@ -59,6 +70,12 @@ urlpatterns = [
         "tables/<int:pk>/matches/<int:match_pk>/rematch/", seating.rematch, name="match_rematch"
     ),
     path("play/bots/<str:variant>/", lobby.play_bots, name="play_bots"),
+    # Play now: the pairing pools, and the leaderboards.
+    path("play/now/", play_now.play_now, name="play_now"),
+    path("play/now/leave/", play_now.leave_queue, name="leave_queue"),
+    path("play/now/status/", play_now.queue_status, name="queue_status"),
+    path("leaderboard/", leaderboard.leaderboard, name="leaderboard"),
+    path("leaderboard/<slug:variant>/", leaderboard.leaderboard, name="leaderboard_variant"),
     path("lobby/tables/", lobby.table_list, name="lobby_tables"),
     path("invite/<str:token>/", tables.table_invite, name="table_invite"),
     # Tournaments.

@@ -47,6 +47,11 @@ class TableCreateForm(forms.Form):
         required=False,
         help_text=_("Not listed in the lobby; only people with the invite link can join."),
     )
+    rated = forms.BooleanField(
+        label=_("Rated"),
+        required=False,
+        help_text=_("The result changes the players' ratings. People only: no bot seats."),
+    )
     # Table-level settings (RULES.md §6): the turn clock, how long an absent player
     # is waited for before a bot plays for them, and the bots' pause.
     turn_seconds = forms.IntegerField(

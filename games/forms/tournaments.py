@@ -57,6 +57,11 @@ class TournamentCreateForm(forms.Form):
         help_text=_("Leave empty to derive it from the number of entrants."),
     )
     third_place = forms.BooleanField(label=_("Third-place match (knockout)"), required=False)
+    rated = forms.BooleanField(
+        label=_("Rated"),
+        required=False,
+        help_text=_("Matches between people change their ratings; matches with bots do not."),
+    )
     fill_with_bots = forms.ChoiceField(
         label=_("Fill empty places with bots"),
         choices=[("", _("No bots")), *BotLevel.choices],

@@ -11,7 +11,9 @@ from games.models.chat import (
 )
 from games.models.matches import Deal, Match, Participant, ScoreRow
 from games.models.players import Player
+from games.models.pools import PoolEntry
 from games.models.presence import Presence
+from games.models.ratings import Rating, RatingChange
 from games.models.rulesets import RuleSetConfig
 from games.models.seating import MatchEvent, Rematch
 from games.models.social import Challenge, Follow
@@ -36,7 +38,10 @@ __all__ = [
     "Participant",
     "Phrase",
     "Player",
+    "PoolEntry",
     "Presence",
+    "Rating",
+    "RatingChange",
     "Rematch",
     "Room",
     "RuleSetConfig",

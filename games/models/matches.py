@@ -46,6 +46,9 @@ class Match(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PLAYING
     )
+    # Copied from the table (or set by a rated tournament): whether the result
+    # changes the players' ratings.
+    rated = models.BooleanField(_("rated"), default=False)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"))
     winner = models.PositiveSmallIntegerField(_("winning side"), null=True, blank=True)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)

@@ -19,6 +19,7 @@ class PlayerStats:
     matches_played: int
     matches_won: int
     deals_played: int
+    matches_lost: int = 0
 
 
 class Player(models.Model):
@@ -72,17 +73,23 @@ class Player(models.Model):
 
         seats = Participant.objects.filter(user_id=self.user_id)
         played = seats.count()
-        won = sum(
-            1
+        finished = [
+            (index, winner)
             for index, winner in seats.filter(match__status=Match.Status.FINISHED).values_list(
                 "index", "match__winner"
             )
-            if winner is not None and index % 2 == winner
-        )
+            if winner is not None
+        ]
+        won = sum(1 for index, winner in finished if index % 2 == winner)
         deals = Deal.objects.filter(
             match__participants__user_id=self.user_id, status=Deal.Status.FINISHED
         ).count()
-        return PlayerStats(matches_played=played, matches_won=won, deals_played=deals)
+        return PlayerStats(
+            matches_played=played,
+            matches_won=won,
+            deals_played=deals,
+            matches_lost=len(finished) - won,
+        )
 
 
 def _taken(name: str, exclude_user_id: int | None) -> bool:

@@ -26,6 +26,7 @@ from games.models import Deal, Match, MatchEvent, Participant, ScoreRow, Seat, T
 from games.models.choices import bot_name
 from games.services.changes import announce_table_changed, announce_to_user
 from games.services.errors import ServiceError
+from games.services.ratings import rate_match
 
 
 def start_match(table: Table) -> Match:
@@ -38,6 +39,7 @@ def start_match(table: Table) -> Match:
         variant=table.variant,
         rules=dict(table.rules_snapshot),
         format=table.format,
+        rated=table.rated,
         first_dealer=secrets.randbelow(table.seat_count),
     )
     Participant.objects.bulk_create(
@@ -162,6 +164,7 @@ def end_match(match: Match, table: Table, winner: int | None) -> None:
     table.status = Table.Status.FINISHED
     table.wakeup_at = None
     table.save(update_fields=["status", "wakeup_at"])
+    rate_match(match)  # a rated match changes its players' ratings now
     if match.tournament_id is not None:
         Tournament.objects.filter(pk=match.tournament_id).update(wakeup_at=now)
         # Its people's "your match is ready" goes (pushed to their open pages).

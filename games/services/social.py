@@ -339,11 +339,8 @@ def _open_table(challenge: Challenge) -> Table:
         rules_snapshot=rule_set.rules().overrides(),
         format=challenge.format,
         created_by=challenge.challenger,
+        rated=challenge.rated,  # a rated challenge opens a rated table (people only)
     )
-    if challenge.rated and any(f.name == "rated" for f in Table._meta.get_fields()):
-        # Rated tables are issue 24's other half (the ``rated`` field): a rated
-        # challenge opens a rated table where that field exists.
-        table.rated = True  # type: ignore[attr-defined]
     table.save()
     # Seats alternate between the sides: the challenger and their partner hold
     # seats 0 and 2, the challenged player seat 1.

@@ -101,6 +101,7 @@ def create_table(
     others: Sequence[str],
     is_private: bool = False,
     address: str | None = None,
+    rated: bool = False,
     **timing: int,
 ) -> Table:
     """A new table with ``user`` in seat 0 and ``others`` ("open" or a bot level)
@@ -115,6 +116,8 @@ def create_table(
     parsed = check_format(variant, fmt)
     if len(others) != SEATS[variant] - 1 or any(o not in SEAT_CHOICES for o in others):
         raise ServiceError(_("Every other seat must be open or a bot."))
+    if rated and any(o != OPEN for o in others):
+        raise ServiceError(_("A rated table is for people only: leave every other seat open."))
     unknown = set(timing) - TIMING_FIELDS
     if unknown:
         raise ServiceError(_("Unknown table setting."))
@@ -125,6 +128,7 @@ def create_table(
         rules_snapshot=rule_set.rules().overrides(),
         format=str(parsed),
         is_private=is_private,
+        rated=rated,
         created_by=user,
         **timing,
     )

@@ -77,6 +77,7 @@ def create_tournament(
     featured: bool = False,
     starts_at: datetime | None = None,
     open_registration: bool = True,
+    rated: bool = False,
     **timing: int,
 ) -> Tournament:
     """A new tournament organised by ``user`` (only staff may feature one), open
@@ -115,6 +116,7 @@ def create_tournament(
         third_place=third_place and kind == Kind.KNOCKOUT,
         fill_with_bots=fill_with_bots,
         featured=featured,
+        rated=rated,
         starts_at=starts_at,
         created_by=user,
         status=Status.REGISTRATION if open_registration else Status.DRAFT,
@@ -630,6 +632,9 @@ def _open_table(tournament: Tournament, a: Entrant, b: Entrant) -> Table:
             Seat.objects.create(
                 table=table, index=member * 2 + side, user_id=user_id, bot_level=level
             )
+    if tournament.rated and not table.seats.filter(bot_level__isnull=False).exists():
+        table.rated = True  # rated play is people only: a bot's match is not rated
+        table.save(update_fields=["rated"])
     match = start_match(table)
     Match.objects.filter(pk=match.pk).update(tournament=tournament)
     _name_bots(match, a, b)

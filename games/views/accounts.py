@@ -19,9 +19,11 @@ from django.views.decorators.http import require_http_methods
 
 from games import ratelimit
 from games.forms import ProfileForm, SignupForm
-from games.models import Match, Player
+from games.models import Match, Player, Variant
 from games.models.players import default_display_name
+from games.services import ratings
 from games.services.tournaments import tournaments_of
+from games.views import rating_graph
 from games.views.requests import SignedInRequest
 
 #: Two people asking for one name at the same instant: both pass the check, the
@@ -88,6 +90,22 @@ def locked_out(
     return render(request, "registration/login.html", context, status=429)
 
 
+def _ratings(user) -> list[dict]:
+    """The player's rating in each variant, with its history graph."""
+    shown = []
+    for variant, label in Variant.choices:
+        rating = ratings.rating_of(user.pk, variant)
+        shown.append(
+            {
+                "variant": variant,
+                "label": label,
+                "rating": rating,
+                "graph": rating_graph.draw(ratings.history(user.pk, variant)),
+            }
+        )
+    return shown
+
+
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     user = get_object_or_404(get_user_model(), username=username)
     player, _created = Player.objects.get_or_create(
@@ -108,6 +126,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "matches": matches,
             "own": own,
             "tournament_entries": tournaments_of(user)[:50],
+            "ratings": _ratings(user),
         },
     )
 

@@ -19,6 +19,7 @@ from games.forms import LobbyFilterForm
 from games.models import BotLevel, Match, ScoreRow, Seat, Table
 from games.services import ServiceError
 from games.services import tables as table_services
+from games.views import play_now
 from games.views.requests import HtmxRequest
 
 _OPEN_SEAT = Q(seats__user__isnull=True, seats__bot_level__isnull=True)
@@ -70,6 +71,7 @@ def lobby(request: HtmxRequest) -> HttpResponse:
         context["my_tables"] = _my_tables(request.user)
     if request.htmx and not (request.htmx.boosted or request.htmx.history_restore_request):
         return render(request, "games/_table_list.html", context)
+    context.update(play_now.status_context(request))
     return render(request, "games/lobby.html", context)
 
 

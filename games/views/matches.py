@@ -20,6 +20,9 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     for row in rows:  # dealer and taker by name, not by seat number
         setattr(row, "dealer_name", names.get(row.dealer, "?"))  # noqa: B010 - for the page only
         setattr(row, "taker_name", None if row.taker is None else names.get(row.taker, "?"))  # noqa: B010
+    changes = {c.index: c for c in match.rating_changes.all()}
+    for p in participants:  # a rated match's change beside each person
+        p.rating_change = changes.get(p.index)  # type: ignore[attr-defined]
     events = _events(match, participants)
     context = {
         "match": match,

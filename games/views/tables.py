@@ -39,6 +39,7 @@ def table_create(request: SignedInRequest) -> HttpResponse:
                 rule_set=form.cleaned_data["rule_set"],
                 others=form.others(),
                 is_private=form.cleaned_data["is_private"],
+                rated=form.cleaned_data["rated"],
                 address=client_address(request),
                 **form.timing(),
             )

@@ -75,6 +75,7 @@ def tournament_create(request: SignedInRequest) -> HttpResponse:
                 rounds=data["rounds"],
                 fill_with_bots=data["fill_with_bots"],
                 third_place=data["third_place"],
+                rated=data["rated"],
                 featured=data.get("featured", False),
                 starts_at=data["starts_at"],
                 open_registration=True,

@@ -37,6 +37,7 @@ from engine.actions import Action
 from engine.observe import Observation, observe
 from games.live.conduct import fairness
 from games.live.conduct.decisions import decide_for
+from games.live.conduct.matchmaking import matchmaking_pass
 from games.live.deliver import notify
 from games.live.plan.turns import plan
 from games.live.store import presence
@@ -430,6 +431,7 @@ class Conductor:
         if polling:
             self._next_search = time.monotonic() + self.poll_s
             await self._in_db(advance_due)  # tournaments whose round or match is due
+            await self._in_db(matchmaking_pass)  # Play now's pools, late ratings
             presence.database_ok()
         wanted = room - len(hinted)
         if wanted > 0 and (polling or self._search_all):

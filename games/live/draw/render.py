@@ -35,7 +35,7 @@ from engine.declarations import Declaration
 from engine.observe import Observation, observe
 from games.labels import SUIT_SYMBOLS, format_label, kind_label, suit_color, trump_label
 from games.live.draw import drawing, match_actions
-from games.models import Deal, Match, MatchEvent, Table
+from games.models import Deal, Match, MatchEvent, RatingChange, Table
 from games.services.matches import result_pause
 
 _ = drawing.text  # gettext, once per message while a move's frames are drawn
@@ -160,6 +160,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         "version": table.version,
         "format": _once("format", lambda: format_label(table.format)),
         "trick_pause_ms": table.trick_pause_ms,
+        "rated": table.rated,
         "watchers": _fragment("live/_watchers.html", _watchers(_watching(table, seat), oob=False)),
     }
     # Every seat's row, shared by all viewpoints: who may leave or return, and
@@ -221,6 +222,9 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         rows=rows,
         match_over=match_over,
         winner_name=None if match.winner is None else side_names[match.winner],
+        rating_changes=_once("rating_changes", lambda: _rating_changes(match))
+        if match_over and match.rated
+        else [],
         last_result=_result_view(finished[-1], names, table.variant) if finished else None,
         score=_match_score(table, seat, side_names, rows),
     )
@@ -670,6 +674,22 @@ def _result_view(deal: Deal, names: dict[int, str], variant: str) -> dict[str, A
             for d in result.get("declarations") or []
         ],
     }
+
+
+def _rating_changes(match: Match) -> list[dict[str, Any]]:
+    """Each person's rating change at the end of a rated match (read once per
+    match end, shared by every viewpoint)."""
+    changes = RatingChange.objects.filter(match=match).select_related("user").order_by("index")
+    return [
+        {
+            "username": c.user.get_username(),
+            "delta": c.delta,
+            "after": c.shown_after,
+            "provisional": c.provisional,
+            "index": c.index,
+        }
+        for c in changes
+    ]
 
 
 #: What the part below the felt shows: the same for every viewpoint.
