@@ -1,0 +1,320 @@
+"""Exact (double-dummy) card play: every seat sees every card and plays perfectly.
+
+The value of a position is the card points the side of seat 0 (Belote: seats 0
+and 2; Open Blot: seat 0) still wins from it, the last-trick 10 included: the
+other side wins the rest, so one number says everything and the search is a
+plain minimax (side 0 maximizes, side 1 minimizes).
+
+The rules are the engine's: which cards may be played is
+:func:`engine.tricks.legal_plays`, who wins a trick :func:`engine.tricks.beats`,
+card points :data:`engine.cards.POINTS`. The search adds only the usual
+reductions of card-game solvers, none of which changes a value:
+
+- alpha-beta with fail-soft bounds;
+- a transposition table at the start of each trick, keyed on the cards each
+  seat still holds and the leader (what is left to win depends on nothing else);
+  it stores bounds, so the many searches of one deal share their work;
+- equivalent cards: two cards of one suit in one hand, worth the same points,
+  with no other unplayed card between them in trick order, lead to the same
+  value, so only one of them is searched (Open Blot: a card still covering a
+  face-down card is never equivalent to another, since playing it turns a
+  card up);
+- bounds from the points left: a side cannot win more than is left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.cards import LAST_TRICK_BONUS, POINTS, STRENGTH, Card, Mask, cards_in
+from engine.tricks import beats, legal_plays
+
+NO_CARD = -1
+INF = 1_000
+
+
+def _weaker_tables() -> tuple[tuple[tuple[Card, ...], ...], ...]:
+    """``WEAKER[trump][c]``: the cards of ``c``'s suit below it in trick order,
+    strongest first."""
+    out = []
+    for t in range(5):
+        strength = STRENGTH[t]
+        per = []
+        for c in range(32):
+            same = [x for x in range(c & ~7, (c & ~7) + 8) if strength[x] < strength[c]]
+            per.append(tuple(sorted(same, key=lambda x: -strength[x])))
+        out.append(tuple(per))
+    return tuple(out)
+
+
+WEAKER = _weaker_tables()
+
+
+class Solver:
+    """Exact values of the positions of one deal's play (fixed trump and, in Open
+    Blot, fixed face-down cards). Keeps its transposition table across calls, so
+    solving every step of a deal costs little more than solving the first."""
+
+    def __init__(self, seats: int, trump: int, under: Sequence[Card] | None = None) -> None:
+        self.seats = seats
+        self.trump = trump
+        self.under: tuple[Card, ...] = tuple(under) if under is not None else (NO_CARD,) * 32
+        self.table: dict[int, tuple[int, int, int]] = {}
+        self.nodes = 0
+
+    def values(
+        self,
+        hands: Sequence[Mask],
+        down: Sequence[Mask],
+        to_act: int,
+        trick: Sequence[Card],
+    ) -> dict[Card, int]:
+        """For each card the seat to act may play: the points side 0 wins from now
+        on (this trick included) if that card is played and then everyone plays
+        perfectly. ``hands`` are the playable cards (Open Blot: face up),
+        ``down`` Open Blot's face-down cards (zeros in Belote)."""
+        state = _State(self, hands, down, to_act, trick)
+        return state.root_values()
+
+    def value(
+        self,
+        hands: Sequence[Mask],
+        down: Sequence[Mask],
+        to_act: int,
+        trick: Sequence[Card],
+    ) -> int:
+        """The points side 0 wins from now on with perfect play by everyone."""
+        state = _State(self, hands, down, to_act, trick)
+        return state.root_value()
+
+
+class _State:
+    """One search's mutable position; the recursion lives in closures over it for
+    speed (local and cell variables are the cheapest names Python has)."""
+
+    def __init__(
+        self,
+        solver: Solver,
+        hands: Sequence[Mask],
+        down: Sequence[Mask],
+        to_act: int,
+        trick: Sequence[Card],
+    ) -> None:
+        self.solver = solver
+        self.hands = list(hands)
+        self.down = list(down) + [0] * (solver.seats - len(down))
+        self.to_act = to_act
+        self.trick = list(trick)
+        cards_left = sum(h.bit_count() for h in self.hands) + sum(d.bit_count() for d in self.down)
+        seats = solver.seats
+        assert (cards_left + len(self.trick)) % seats == 0, "cards do not make whole tricks"
+        self.tricks_left = (cards_left + len(self.trick)) // seats
+        #: Points side 0 took in a trick completed at the root (by :func:`_play_root`).
+        self.won = 0
+        if len(self.trick) == seats:
+            _, _, _, winner, pts = self._first()
+            self.tricks_left -= 1
+            if not self.tricks_left:
+                pts += LAST_TRICK_BONUS
+            self.won = pts if winner % 2 == 0 else 0
+            self.to_act = winner
+            self.trick = []
+
+    # The search proper -------------------------------------------------------------------
+
+    def _build(self):  # type: ignore[no-untyped-def]
+        solver = self.solver
+        seats = solver.seats
+        trump = solver.trump
+        under = solver.under
+        points = POINTS[trump]
+        weaker = WEAKER[trump]
+        strength = STRENGTH[trump]
+        table = solver.table
+        hands = self.hands
+        down = self.down
+        tricks_left = [self.tricks_left]
+        # Unplayed cards: in a hand, face down, or in the trick in progress.
+        alive = [0]
+        for m in hands:
+            alive[0] |= m
+        for m in down:
+            alive[0] |= m
+        for c in self.trick:
+            alive[0] |= 1 << c
+        left_pts = [sum(points[c] for c in cards_in(alive[0]))]
+        nodes = [0]
+        four = seats == 4
+
+        def candidates(seat: int, legal: Mask) -> list[Card]:
+            """One card per class of equivalent legal cards, likely best first."""
+            a = alive[0]
+            out = []
+            for c in cards_in(legal):
+                if under[c] != NO_CARD:
+                    out.append(c)
+                    continue
+                pc = points[c]
+                redundant = False
+                for x in weaker[c]:
+                    if a >> x & 1:
+                        # The next unplayed card below c: same hand, same points, plain.
+                        redundant = bool(legal >> x & 1) and points[x] == pc and under[x] == NO_CARD
+                        break
+                if not redundant:
+                    out.append(c)
+            if len(out) > 1:
+                out.sort(key=lambda c: -(points[c] * 4 + strength[c]))
+            return out
+
+        def play_out(
+            seat: int, n: int, led: Card, best: Card, best_seat: int, pts: int,
+            alpha: int, beta: int,
+        ) -> int:
+            """Value (side 0's points from here) with ``n`` cards in the trick."""
+            nodes[0] += 1
+            hand = hands[seat]
+            if n == 0:
+                legal = hand
+            else:
+                partner = four and n >= 2 and best_seat == (seat + 2) % 4
+                legal = legal_plays(hand, led, best, partner, trump)
+            cards = candidates(seat, legal) if legal & (legal - 1) else [(legal & -legal).bit_length() - 1]
+            maximizing = seat % 2 == 0
+            value = -INF if maximizing else INF
+            last = n + 1 == seats
+            dn = down[seat]
+            for c in cards:
+                bit = 1 << c
+                u = under[c]
+                if u != NO_CARD and dn >> u & 1:
+                    hands[seat] = (hand & ~bit) | (1 << u)
+                    down[seat] = dn & ~(1 << u)
+                else:
+                    hands[seat] = hand & ~bit
+                if n == 0 or beats(c, best, trump):
+                    nb, ns = c, seat
+                else:
+                    nb, ns = best, best_seat
+                p = pts + points[c]
+                if last:
+                    alive[0] &= ~bit
+                    a0 = alive[0]
+                    tricks_left[0] -= 1
+                    left_pts[0] -= p
+                    if not tricks_left[0]:
+                        p += LAST_TRICK_BONUS
+                    if ns % 2 == 0:
+                        v = p + start(ns, alpha - p, beta - p)
+                    else:
+                        v = start(ns, alpha, beta)
+                    tricks_left[0] += 1
+                    left_pts[0] += pts + points[c]
+                    alive[0] = a0 | bit
+                else:
+                    v = play_out((seat + 1) % seats, n + 1, led if n else c, nb, ns, p, alpha, beta)
+                hands[seat] = hand
+                down[seat] = dn
+                if maximizing:
+                    if v > value:
+                        value = v
+                        if v > alpha:
+                            alpha = v
+                else:
+                    if v < value:
+                        value = v
+                        if v < beta:
+                            beta = v
+                if alpha >= beta:
+                    break
+            return value
+
+        def start(leader: int, alpha: int, beta: int) -> int:
+            """Value at the start of a trick led by ``leader``; uses the table."""
+            if not tricks_left[0]:
+                return 0
+            most = left_pts[0] + LAST_TRICK_BONUS
+            if alpha >= most:
+                return most
+            if beta <= 0:
+                return 0
+            key = leader
+            for i in range(seats):
+                key |= (hands[i] | down[i]) << (3 + 32 * i)
+            entry = table.get(key)
+            lo, hi = 0, most
+            if entry is not None:
+                lo, hi, _ = entry
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+            a, b = max(alpha, lo), min(beta, hi)
+            v = play_out(leader, 0, NO_CARD, NO_CARD, -1, 0, a, b)
+            if v <= a:
+                hi = min(hi, v)
+            elif v >= b:
+                lo = max(lo, v)
+            else:
+                lo = hi = v
+            table[key] = (lo, hi, 0)
+            return v
+
+        return play_out, start, nodes
+
+    def _first(self) -> tuple[int, Card, Card, int, int]:
+        """The trick in progress as (n, led, best, best seat, its points)."""
+        solver = self.solver
+        trick = self.trick
+        if not trick:
+            return 0, NO_CARD, NO_CARD, -1, 0
+        n = len(trick)
+        leader = (self.to_act - n) % solver.seats
+        best, best_seat = trick[0], leader
+        for i, c in enumerate(trick[1:], start=1):
+            if beats(c, best, solver.trump):
+                best, best_seat = c, (leader + i) % solver.seats
+        pts = sum(POINTS[solver.trump][c] for c in trick)
+        return n, trick[0], best, best_seat, pts
+
+    def root_value(self) -> int:
+        play_out, _, nodes = self._build()
+        n, led, best, best_seat, pts = self._first()
+        v = 0
+        if self.tricks_left:
+            v = play_out(self.to_act, n, led, best, best_seat, pts, -INF, INF)
+        self.solver.nodes += nodes[0]
+        return self.won + int(v)
+
+    def root_values(self) -> dict[Card, int]:
+        """Each legal card's exact value: the card played, then a full-window search."""
+        solver = self.solver
+        seat = self.to_act
+        n, led, best, best_seat, _pts = self._first()
+        hand = self.hands[seat]
+        if n == 0:
+            legal = hand
+        else:
+            partner = solver.seats == 4 and n >= 2 and best_seat == (seat + 2) % 4
+            legal = legal_plays(hand, led, best, partner, solver.trump)
+        out: dict[Card, int] = {}
+        for c in cards_in(legal):
+            child = _State(solver, *_after(solver, self.hands, self.down, seat, self.trick, c))
+            out[c] = child.root_value()
+        return out
+
+
+def _after(
+    solver: Solver, hands: Sequence[Mask], down: Sequence[Mask], seat: int,
+    trick: Sequence[Card], c: Card,
+) -> tuple[list[Mask], list[Mask], int, list[Card]]:
+    """The position after ``seat`` plays ``c`` (outside the search)."""
+    hands, down = list(hands), list(down)
+    hands[seat] &= ~(1 << c)
+    u = solver.under[c]
+    if u != NO_CARD and down[seat] >> u & 1:
+        down[seat] &= ~(1 << u)
+        hands[seat] |= 1 << u
+    return hands, down, (seat + 1) % solver.seats, [*trick, c]
