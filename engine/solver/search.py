@@ -60,7 +60,11 @@ class Solver:
         self.trump = trump
         self.under: tuple[Card, ...] = tuple(under) if under is not None else (NO_CARD,) * 32
         self.table: dict[int, tuple[int, int, int]] = {}
+        #: ``takes[best][c]``: whether ``c`` takes the trick from ``best`` — the
+        #: engine's :func:`~engine.tricks.beats`, looked up instead of called.
+        self.takes = tuple(tuple(beats(c, b, trump) for c in range(32)) for b in range(32))
         self.nodes = 0
+        self.probes = 0
 
     def values(
         self,
@@ -144,34 +148,48 @@ class _State:
             alive[0] |= 1 << c
         left_pts = [sum(points[c] for c in cards_in(alive[0]))]
         nodes = [0]
+        lead = [NO_CARD]
+        taker = solver.takes
         four = seats == 4
 
-        def candidates(seat: int, legal: Mask) -> list[Card]:
-            """One card per class of equivalent legal cards, likely best first."""
+        def candidates(seat: int, legal: Mask, n: int, best: Card, best_seat: int) -> list[Card]:
+            """One card per class of equivalent legal cards, likely best first: the
+            leader's strongest cards; a follower whose side holds the trick, its
+            points; one who can take it, the taking card worth most; else the cheapest."""
             a = alive[0]
-            out = []
+            keyed = []
+            ours = n > 0 and best_seat % 2 == seat % 2
             for c in cards_in(legal):
-                if under[c] != NO_CARD:
-                    out.append(c)
-                    continue
                 pc = points[c]
-                redundant = False
-                for x in weaker[c]:
-                    if a >> x & 1:
-                        # The next unplayed card below c: same hand, same points, plain.
-                        redundant = bool(legal >> x & 1) and points[x] == pc and under[x] == NO_CARD
-                        break
-                if not redundant:
-                    out.append(c)
-            if len(out) > 1:
-                out.sort(key=lambda c: -(points[c] * 4 + strength[c]))
-            return out
+                if under[c] == NO_CARD:
+                    redundant = False
+                    for x in weaker[c]:
+                        if a >> x & 1:
+                            # The next unplayed card below c: same hand, same points.
+                            redundant = (
+                                bool(legal >> x & 1) and points[x] == pc and under[x] == NO_CARD
+                            )
+                            break
+                    if redundant:
+                        continue
+                if n == 0:
+                    k = strength[c]
+                elif ours:
+                    k = pc - strength[c]
+                elif taker[best][c]:
+                    k = 100 + pc - strength[c]
+                else:
+                    k = -pc - strength[c]
+                keyed.append((k, c))
+            keyed.sort(reverse=True)
+            return [c for _, c in keyed]
 
         def play_out(
-            seat: int, n: int, led: Card, best: Card, best_seat: int, pts: int,
-            alpha: int, beta: int,
+            seat: int, n: int, led: Card, best: Card, best_seat: int, pts: int, tm: Mask,
+            alpha: int, beta: int, first: Card,
         ) -> int:
-            """Value (side 0's points from here) with ``n`` cards in the trick."""
+            """Value (side 0's points from here) with ``n`` cards in the trick (``tm``);
+            ``first`` is a card to try first (the table's best lead)."""
             nodes[0] += 1
             hand = hands[seat]
             if n == 0:
@@ -179,9 +197,16 @@ class _State:
             else:
                 partner = four and n >= 2 and best_seat == (seat + 2) % 4
                 legal = legal_plays(hand, led, best, partner, trump)
-            cards = candidates(seat, legal) if legal & (legal - 1) else [(legal & -legal).bit_length() - 1]
+            if legal & (legal - 1):
+                cards = candidates(seat, legal, n, best, best_seat)
+                if first != NO_CARD and first in cards:
+                    cards.remove(first)
+                    cards.insert(0, first)
+            else:
+                cards = [(legal & -legal).bit_length() - 1]
             maximizing = seat % 2 == 0
             value = -INF if maximizing else INF
+            chosen = cards[0]
             last = n + 1 == seats
             dn = down[seat]
             for c in cards:
@@ -192,47 +217,64 @@ class _State:
                     down[seat] = dn & ~(1 << u)
                 else:
                     hands[seat] = hand & ~bit
-                if n == 0 or beats(c, best, trump):
+                if n == 0 or taker[best][c]:
                     nb, ns = c, seat
                 else:
                     nb, ns = best, best_seat
                 p = pts + points[c]
                 if last:
-                    alive[0] &= ~bit
                     a0 = alive[0]
+                    alive[0] = a0 & ~(tm | bit)
                     tricks_left[0] -= 1
                     left_pts[0] -= p
-                    if not tricks_left[0]:
-                        p += LAST_TRICK_BONUS
+                    won = p + LAST_TRICK_BONUS if not tricks_left[0] else p
                     if ns % 2 == 0:
-                        v = p + start(ns, alpha - p, beta - p)
+                        v = won + start(ns, alpha - won, beta - won)
                     else:
                         v = start(ns, alpha, beta)
                     tricks_left[0] += 1
-                    left_pts[0] += pts + points[c]
-                    alive[0] = a0 | bit
+                    left_pts[0] += p
+                    alive[0] = a0
                 else:
-                    v = play_out((seat + 1) % seats, n + 1, led if n else c, nb, ns, p, alpha, beta)
+                    v = play_out(
+                        (seat + 1) % seats, n + 1, led if n else c, nb, ns, p, tm | bit,
+                        alpha, beta, NO_CARD,
+                    )
                 hands[seat] = hand
                 down[seat] = dn
                 if maximizing:
                     if v > value:
-                        value = v
+                        value, chosen = v, c
                         if v > alpha:
                             alpha = v
                 else:
                     if v < value:
-                        value = v
+                        value, chosen = v, c
                         if v < beta:
                             beta = v
                 if alpha >= beta:
                     break
+            if n == 0:
+                lead[0] = chosen
             return value
 
         def start(leader: int, alpha: int, beta: int) -> int:
             """Value at the start of a trick led by ``leader``; uses the table."""
-            if not tricks_left[0]:
-                return 0
+            left = tricks_left[0]
+            if left <= 1:
+                if not left:
+                    return 0
+                # The last trick plays itself: one card in each hand.
+                best = hands[leader].bit_length() - 1
+                best_seat = leader
+                p = points[best] + LAST_TRICK_BONUS
+                for i in range(1, seats):
+                    s = (leader + i) % seats
+                    c = hands[s].bit_length() - 1
+                    p += points[c]
+                    if taker[best][c]:
+                        best, best_seat = c, s
+                return p if best_seat % 2 == 0 else 0
             most = left_pts[0] + LAST_TRICK_BONUS
             if alpha >= most:
                 return most
@@ -242,9 +284,9 @@ class _State:
             for i in range(seats):
                 key |= (hands[i] | down[i]) << (3 + 32 * i)
             entry = table.get(key)
-            lo, hi = 0, most
+            lo, hi, first = 0, most, NO_CARD
             if entry is not None:
-                lo, hi, _ = entry
+                lo, hi, first = entry
                 if lo >= beta:
                     return lo
                 if hi <= alpha:
@@ -252,17 +294,26 @@ class _State:
                 if lo == hi:
                     return lo
             a, b = max(alpha, lo), min(beta, hi)
-            v = play_out(leader, 0, NO_CARD, NO_CARD, -1, 0, a, b)
+            v = play_out(leader, 0, NO_CARD, NO_CARD, -1, 0, 0, a, b, first)
             if v <= a:
                 hi = min(hi, v)
             elif v >= b:
                 lo = max(lo, v)
             else:
                 lo = hi = v
-            table[key] = (lo, hi, 0)
+            table[key] = (lo, hi, lead[0])
             return v
 
         return play_out, start, nodes
+
+    def _left(self) -> int:
+        """Card points still in the hands (face-down cards too) and the last-trick 10."""
+        table = POINTS[self.solver.trump]
+        total = LAST_TRICK_BONUS
+        for m in (*self.hands, *self.down):
+            for c in cards_in(m):
+                total += table[c]
+        return total
 
     def _first(self) -> tuple[int, Card, Card, int, int]:
         """The trick in progress as (n, led, best, best seat, its points)."""
@@ -279,12 +330,30 @@ class _State:
         pts = sum(POINTS[solver.trump][c] for c in trick)
         return n, trick[0], best, best_seat, pts
 
-    def root_value(self) -> int:
+    def root_value(self, guess: int | None = None) -> int:
+        """MTD(f): null-window searches closing in on the value; with the table's
+        bounds each probe reuses the last one's work, and a null window cuts far
+        more than a wide one."""
         play_out, _, nodes = self._build()
         n, led, best, best_seat, pts = self._first()
         v = 0
         if self.tricks_left:
-            v = play_out(self.to_act, n, led, best, best_seat, pts, -INF, INF)
+            tm = 0
+            for c in self.trick:
+                tm |= 1 << c
+            # Bisect with null windows (a fail-soft answer narrows further than the
+            # probe asked); the first probe at the guess, usually a sibling's value.
+            lo, hi = 0, sum(POINTS[self.solver.trump][c] for c in cards_in(tm)) + self._left()
+            gamma = (lo + hi + 1) // 2 if guess is None else min(max(guess - self.won, 1), hi)
+            while lo < hi:
+                g = play_out(self.to_act, n, led, best, best_seat, pts, tm, gamma - 1, gamma, NO_CARD)
+                self.solver.probes += 1
+                if g >= gamma:
+                    lo = g
+                else:
+                    hi = g
+                gamma = (lo + hi + 1) // 2
+            v = lo
         self.solver.nodes += nodes[0]
         return self.won + int(v)
 
@@ -302,7 +371,7 @@ class _State:
         out: dict[Card, int] = {}
         for c in cards_in(legal):
             child = _State(solver, *_after(solver, self.hands, self.down, seat, self.trick, c))
-            out[c] = child.root_value()
+            out[c] = child.root_value(max(out.values()) if out else None)
         return out
 
 
