@@ -24,13 +24,15 @@ reductions of card-game solvers, none of which changes a value:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.cards import LAST_TRICK_BONUS, POINTS, STRENGTH, Card, Mask, cards_in
 from engine.tricks import beats, legal_plays
 
 NO_CARD = -1
 INF = 1_000
+#: The search's card-by-card step (see ``_State._build``).
+_PlayOut = Callable[[int, int, Card, Card, int, int, Mask, int, int, Card], int]
 
 
 def _weaker_tables() -> tuple[tuple[tuple[Card, ...], ...], ...]:
@@ -126,7 +128,7 @@ class _State:
 
     # The search proper -------------------------------------------------------------------
 
-    def _build(self):  # type: ignore[no-untyped-def]
+    def _build(self) -> tuple[_PlayOut, Callable[[int, int, int], int], list[int]]:
         solver = self.solver
         seats = solver.seats
         trump = solver.trump
@@ -152,38 +154,6 @@ class _State:
         taker = solver.takes
         four = seats == 4
 
-        def candidates(seat: int, legal: Mask, n: int, best: Card, best_seat: int) -> list[Card]:
-            """One card per class of equivalent legal cards, likely best first: the
-            leader's strongest cards; a follower whose side holds the trick, its
-            points; one who can take it, the taking card worth most; else the cheapest."""
-            a = alive[0]
-            keyed = []
-            ours = n > 0 and best_seat % 2 == seat % 2
-            for c in cards_in(legal):
-                pc = points[c]
-                if under[c] == NO_CARD:
-                    redundant = False
-                    for x in weaker[c]:
-                        if a >> x & 1:
-                            # The next unplayed card below c: same hand, same points.
-                            redundant = (
-                                bool(legal >> x & 1) and points[x] == pc and under[x] == NO_CARD
-                            )
-                            break
-                    if redundant:
-                        continue
-                if n == 0:
-                    k = strength[c]
-                elif ours:
-                    k = pc - strength[c]
-                elif taker[best][c]:
-                    k = 100 + pc - strength[c]
-                else:
-                    k = -pc - strength[c]
-                keyed.append((k, c))
-            keyed.sort(reverse=True)
-            return [c for _, c in keyed]
-
         def play_out(
             seat: int, n: int, led: Card, best: Card, best_seat: int, pts: int, tm: Mask,
             alpha: int, beta: int, first: Card,
@@ -198,10 +168,39 @@ class _State:
                 partner = four and n >= 2 and best_seat == (seat + 2) % 4
                 legal = legal_plays(hand, led, best, partner, trump)
             if legal & (legal - 1):
-                cards = candidates(seat, legal, n, best, best_seat)
-                if first != NO_CARD and first in cards:
-                    cards.remove(first)
-                    cards.insert(0, first)
+                # One card per class of equivalent cards, likely best first: the
+                # leader's strongest; a follower whose side holds the trick, its
+                # points; one who can take it, the taking card worth most; else
+                # the cheapest.
+                a = alive[0]
+                keyed = []
+                ours = n > 0 and best_seat % 2 == seat % 2
+                for c in cards_in(legal):
+                    pc = points[c]
+                    if under[c] == NO_CARD:
+                        for x in weaker[c]:
+                            if a >> x & 1:
+                                break
+                        else:
+                            x = NO_CARD
+                        if (
+                            x != NO_CARD and legal >> x & 1 and points[x] == pc
+                            and under[x] == NO_CARD
+                        ):
+                            continue  # the next unplayed card below: same hand, same worth
+                    if c == first:
+                        k = 1000
+                    elif n == 0:
+                        k = strength[c]
+                    elif ours:
+                        k = pc - strength[c]
+                    elif taker[best][c]:
+                        k = 100 + pc - strength[c]
+                    else:
+                        k = -pc - strength[c]
+                    keyed.append((k, c))
+                keyed.sort(reverse=True)
+                cards = [c for _, c in keyed]
             else:
                 cards = [(legal & -legal).bit_length() - 1]
             maximizing = seat % 2 == 0
@@ -346,7 +345,9 @@ class _State:
             lo, hi = 0, sum(POINTS[self.solver.trump][c] for c in cards_in(tm)) + self._left()
             gamma = (lo + hi + 1) // 2 if guess is None else min(max(guess - self.won, 1), hi)
             while lo < hi:
-                g = play_out(self.to_act, n, led, best, best_seat, pts, tm, gamma - 1, gamma, NO_CARD)
+                g = play_out(
+                    self.to_act, n, led, best, best_seat, pts, tm, gamma - 1, gamma, NO_CARD
+                )
                 self.solver.probes += 1
                 if g >= gamma:
                     lo = g
