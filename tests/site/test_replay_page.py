@@ -18,7 +18,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def belote_match(make_table, alice):
-    return make_table(alice, "belote", fmt="best_of:3", others=["easy", "normal", "hard"]).matches.get()
+    table = make_table(alice, "belote", fmt="best_of:3", others=["easy", "normal", "hard"])
+    return table.matches.get()
 
 
 @pytest.fixture
