@@ -52,6 +52,27 @@ def _weaker_tables() -> tuple[tuple[tuple[Card, ...], ...], ...]:
 WEAKER = _weaker_tables()
 
 
+def _pack_table() -> tuple[tuple[int, ...], ...]:
+    """``PACK[left][held]``: ``held`` (a subset of the 3-bit ``left``) renumbered as
+    if the cards left were the lowest ones, order kept."""
+    out = []
+    for left in range(8):
+        row = []
+        for held in range(8):
+            packed, k = 0, 0
+            for bit in range(3):
+                if left >> bit & 1:
+                    if held >> bit & 1:
+                        packed |= 1 << k
+                    k += 1
+            row.append(packed)
+        out.append(tuple(row))
+    return tuple(out)
+
+
+PACK = _pack_table()
+
+
 class Solver:
     """Exact values of the positions of one deal's play (fixed trump and, in Open
     Blot, fixed face-down cards). Keeps its transposition table across calls, so
@@ -152,6 +173,7 @@ class _State:
         nodes = [0]
         lead = [NO_CARD]
         taker = solver.takes
+        low_groups = [(8 * suit, 0b11 if suit == trump else 0b111) for suit in range(4)]
         four = seats == 4
 
         def play_out(
@@ -280,8 +302,26 @@ class _State:
             if beta <= 0:
                 return 0
             key = leader
-            for i in range(seats):
-                key |= (hands[i] | down[i]) << (3 + 32 * i)
+            if four:
+                # Belote: the low cards of equal worth (plain 7 8 9, trump 7 8) sit
+                # next to each other in trick order, so only which of them are left,
+                # in order, and who holds each matters: packed to the lowest ranks,
+                # positions differing only there share one entry.
+                al = hands[0] | hands[1] | hands[2] | hands[3]
+                h0, h1, h2, h3 = hands
+                for shift, group in low_groups:
+                    g = al >> shift & group
+                    if g & (g + 1):  # some of the group played below one that is left
+                        pack = PACK[g]
+                        clear = ~(group << shift)
+                        h0 = (h0 & clear) | pack[h0 >> shift & group] << shift
+                        h1 = (h1 & clear) | pack[h1 >> shift & group] << shift
+                        h2 = (h2 & clear) | pack[h2 >> shift & group] << shift
+                        h3 = (h3 & clear) | pack[h3 >> shift & group] << shift
+                key |= h0 << 3 | h1 << 35 | h2 << 67 | h3 << 99
+            else:
+                for i in range(seats):
+                    key |= (hands[i] | down[i]) << (3 + 32 * i)
             entry = table.get(key)
             lo, hi, first = 0, most, NO_CARD
             if entry is not None:
