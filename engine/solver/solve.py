@@ -9,12 +9,12 @@ and gives, for every card played, the value of each legal card — what ``python
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from engine.actions import PLAY, Action
+from engine.actions import CHOOSE, PASS, PLAY, TAKE, Action
 from engine.belote import BeloteDeal
-from engine.cards import CODES, LAST_TRICK_BONUS, POINTS, Card, Mask, cards_in
+from engine.cards import CODES, LAST_TRICK_BONUS, NO_TRUMP, POINTS, Card, Mask, cards_in
 from engine.deal import PLAYING, Deal
 from engine.open_blot import OpenBlotDeal
 from engine.record import DealRecord, deal_from
@@ -84,3 +84,52 @@ def solve_record(record: DealRecord) -> Iterator[CardStep]:
             solver = solver or solver_for(deal)
             yield CardStep(index, action.seat, card_values(deal, solver))
         deal.apply(action)
+
+
+def _bid_to(deal: Deal, taker: int, trump: int) -> None:
+    """Bid on ``deal`` (fresh) so that ``taker`` takes with ``trump``: everyone
+    before passes, through the engine's own bidding rules."""
+    while deal.phase != PLAYING:
+        seat = deal.to_act
+        assert seat is not None, "the bidding ended without the wanted contract"
+        wanted = None
+        if seat == taker:
+            for a in deal.legal_actions():
+                takes = a.type == TAKE and isinstance(deal, BeloteDeal)
+                if (takes and deal.proposed >> 3 == trump) or (  # type: ignore[attr-defined]
+                    a.type == CHOOSE and a.trump == trump
+                ):
+                    wanted = a
+        if wanted is None:
+            wanted = Action(seat, PASS)
+        deal.apply(wanted)
+
+
+def par_table(
+    record: DealRecord, contracts: Iterable[tuple[int, int]] | None = None
+) -> dict[tuple[int, int], int]:
+    """What each contract makes with all cards known: ``{(trump, taker): card
+    points of the taker's side}`` with perfect play by everyone (the last-trick 10
+    included). Belote: the four suits and four takers (the hands differ with the
+    taker, who gets the proposed card); Open Blot: the four suits and no trump, both
+    players (the cards do not depend on who chose, so each trump is solved once).
+    ``contracts`` limits the table to those ``(trump, taker)`` pairs."""
+    probe = deal_from(record)
+    trumps = range(4) if isinstance(probe, BeloteDeal) else range(NO_TRUMP + 1)
+    out: dict[tuple[int, int], int] = {}
+    for trump in trumps:
+        value_by_hands: dict[tuple[int, ...], int] = {}
+        for taker in range(probe.seats):
+            if contracts is not None and (trump, taker) not in set(contracts):
+                continue
+            deal = deal_from(record)
+            _bid_to(deal, taker, trump)
+            hands, down = _masks(deal)
+            key = (*hands, *down, deal.to_act or 0)
+            if key not in value_by_hands:
+                solver = solver_for(deal)
+                assert deal.to_act is not None
+                value_by_hands[key] = solver.value(hands, down, deal.to_act, [])
+            side0 = value_by_hands[key]
+            out[(trump, taker)] = side0 if taker % 2 == 0 else 162 - side0
+    return out

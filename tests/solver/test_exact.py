@@ -18,7 +18,8 @@ from engine import RuleSet, new_deal, shuffled_deck
 from engine.actions import PLAY
 from engine.deal import PLAYING, Deal
 from engine.rules import BELOTE, OPEN_BLOT
-from engine.solver.solve import card_values
+from engine.solvebench import normal_deal
+from engine.solver.solve import card_values, par_table, solve_record
 
 
 def random_ending(variant: str, seed: int, tricks_left: int, mid_trick: int) -> Deal:
@@ -96,3 +97,15 @@ def test_every_card_value_equals_brute_force_on_four_trick_endings() -> None:
         for _ in range(6 if variant == BELOTE else 25):
             deal = random_ending(variant, rng.randrange(2**32), 4, rng.randrange(seats))
             assert card_values(deal) == brute_force_values(deal)
+
+
+def test_the_par_of_the_contract_played_is_its_first_decisions_best_value() -> None:
+    for variant in (BELOTE, OPEN_BLOT):
+        deal = normal_deal(variant, random.Random(9))
+        assert deal.trump is not None and deal.taker is not None
+        record = deal.to_record()
+        first = next(solve_record(record))
+        best = max(first.values.values())
+        taker_side = deal.taker % 2
+        expected = best if first.seat % 2 == taker_side else 162 - best
+        assert par_table(record, [(deal.trump, deal.taker)]) == {(deal.trump, deal.taker): expected}
