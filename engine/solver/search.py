@@ -35,21 +35,32 @@ INF = 1_000
 _PlayOut = Callable[[int, int, Card, Card, int, int, Mask, int, int, Card], int]
 
 
-def _weaker_tables() -> tuple[tuple[tuple[Card, ...], ...], ...]:
-    """``WEAKER[trump][c]``: the cards of ``c``'s suit below it in trick order,
-    strongest first."""
+def _run_tables() -> tuple[tuple[Mask, ...], ...]:
+    """``RUN_BELOW[trump][c]``: the cards just below ``c`` in trick order, in its
+    suit, worth what ``c`` is worth, with nothing of another worth between (the
+    low cards: plain 7 8 9, trump 7 8). Within such a run trick order is card
+    order, so the strongest of a set of them is its highest bit."""
     out = []
     for t in range(5):
-        strength = STRENGTH[t]
+        strength, points = STRENGTH[t], POINTS[t]
         per = []
         for c in range(32):
-            same = [x for x in range(c & ~7, (c & ~7) + 8) if strength[x] < strength[c]]
-            per.append(tuple(sorted(same, key=lambda x: -strength[x])))
+            below = sorted(
+                (x for x in range(c & ~7, (c & ~7) + 8) if strength[x] < strength[c]),
+                key=lambda x: -strength[x],
+            )
+            run = 0
+            for x in below:
+                if points[x] != points[c]:
+                    break
+                assert x < c, "a run of equal worth follows card order"
+                run |= 1 << x
+            per.append(run)
         out.append(tuple(per))
     return tuple(out)
 
 
-WEAKER = _weaker_tables()
+RUN_BELOW = _run_tables()
 
 
 def _pack_table() -> tuple[tuple[int, ...], ...]:
@@ -155,7 +166,7 @@ class _State:
         trump = solver.trump
         under = solver.under
         points = POINTS[trump]
-        weaker = WEAKER[trump]
+        run_below = RUN_BELOW[trump]
         strength = STRENGTH[trump]
         table = solver.table
         hands = self.hands
@@ -199,17 +210,11 @@ class _State:
                 ours = n > 0 and best_seat % 2 == seat % 2
                 for c in cards_in(legal):
                     pc = points[c]
-                    if under[c] == NO_CARD:
-                        for x in weaker[c]:
-                            if a >> x & 1:
-                                break
-                        else:
-                            x = NO_CARD
-                        if (
-                            x != NO_CARD and legal >> x & 1 and points[x] == pc
-                            and under[x] == NO_CARD
-                        ):
-                            continue  # the next unplayed card below: same hand, same worth
+                    run = a & run_below[c]
+                    if run and under[c] == NO_CARD:
+                        x = run.bit_length() - 1  # the next unplayed card below c
+                        if legal >> x & 1 and under[x] == NO_CARD:
+                            continue  # in the same hand and worth the same: equivalent
                     if c == first:
                         k = 1000
                     elif n == 0:
