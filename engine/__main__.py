@@ -1,4 +1,5 @@
-"""Command line: ``python -m engine replay FILE|-``, ``verify FILE``, ``bench``."""
+"""Command line: ``python -m engine replay FILE|-``, ``verify FILE``, ``solve FILE|-``,
+``bench``, ``bench-solve``."""
 
 from __future__ import annotations
 
@@ -49,6 +50,22 @@ def _verify(path: str) -> int:
     return 1
 
 
+def _solve(path: str) -> int:
+    from engine.errors import IllegalAction
+    from engine.record import DealRecord, rebuild
+    from engine.solver.solve import solve_record
+
+    record = DealRecord.from_dict(_read_json(path))
+    try:
+        if not rebuild(record).is_over:
+            raise RecordError("the deal is not finished: only a finished deal is solved")
+    except IllegalAction as exc:
+        raise RecordError(f"not a legal deal: {exc}") from None
+    for step in solve_record(record):
+        print(json.dumps(step.to_dict(), separators=(", ", ": ")), flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -58,12 +75,27 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("file", help="a deal record with 'salt' and 'commitment', or -")
     bench = commands.add_parser("bench", help="random legal deals per second, per variant")
     bench.add_argument("--seconds", type=float, default=3.0, help="per variant (default 3)")
+    solve = commands.add_parser(
+        "solve", help="exact value of every legal card at each card played (all cards known)"
+    )
+    solve.add_argument("file", help="a finished deal's record, or - for standard input")
+    bench_solve = commands.add_parser(
+        "bench-solve", help="CPU seconds to solve every card decision of whole deals"
+    )
+    bench_solve.add_argument("--deals", type=int, default=5, help="per variant (default 5)")
+    bench_solve.add_argument("--seed", type=int, default=1, help="the deals' seed (default 1)")
     args = parser.parse_args(argv)
     try:
         if args.command == "replay":
             return _replay(args.file)
         if args.command == "verify":
             return _verify(args.file)
+        if args.command == "solve":
+            return _solve(args.file)
+        if args.command == "bench-solve":
+            from engine.solvebench import main as solve_bench_main
+
+            return solve_bench_main(args.deals, args.seed)
         from engine.bench import main as bench_main
 
         return bench_main(args.seconds)

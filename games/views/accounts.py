@@ -116,7 +116,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if not own and not (request.user.is_authenticated and request.user.is_staff):
         # Others see the player's matches at public tables only.
         matches = matches.filter(Q(table__is_private=False))
-    matches = matches.prefetch_related("participants").distinct()[:50]
+    matches = matches.prefetch_related("participants", "deals").distinct()[:50]
     return render(
         request,
         "games/profile.html",

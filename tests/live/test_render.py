@@ -112,6 +112,8 @@ def test_it_shows_the_deal_result_on_the_table_until_the_next_deal(duel) -> None
     play_until(duel, lambda live: live is None)
     html = render_table(duel, 0)
     assert html.count("data-deal-result") == 1
+    match = duel.current_match()
+    assert f'/matches/{match.pk}/deals/1/replay/" data-replay-link' in html  # issue 26
     assert "data-complete" in TRICK.search(html).group(0)
     assert len(TRICK_SEATS.findall(html)) == 2  # the deal's last trick
     deal_next(duel.current_match().pk)

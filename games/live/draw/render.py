@@ -15,6 +15,7 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import urlencode
 
+from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -648,6 +649,7 @@ def _result_view(deal: Deal, names: dict[int, str], variant: str) -> dict[str, A
         ),
         "capot_sentence": capot_sentence,
         "number": deal.number,
+        "replay_url": reverse("deal_replay", args=[deal.match_id, deal.number]),
         "void": result["void"],
         "trump": trump_label(result.get("trump")),
         "taker": names.get(result["taker"]) if result.get("taker") is not None else None,

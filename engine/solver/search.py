@@ -1,0 +1,435 @@
+"""Exact (double-dummy) card play: every seat sees every card and plays perfectly.
+
+The value of a position is the card points the side of seat 0 (Belote: seats 0
+and 2; Open Blot: seat 0) still wins from it, the last-trick 10 included: the
+other side wins the rest, so one number says everything and the search is a
+plain minimax (side 0 maximizes, side 1 minimizes).
+
+The rules are the engine's: which cards may be played is
+:func:`engine.tricks.legal_plays`, who wins a trick :func:`engine.tricks.beats`,
+card points :data:`engine.cards.POINTS`. The search adds only the usual
+reductions of card-game solvers, none of which changes a value:
+
+- alpha-beta with fail-soft bounds;
+- a transposition table at the start of each trick, keyed on the cards each
+  seat still holds and the leader (what is left to win depends on nothing else);
+  it stores bounds, so the many searches of one deal share their work;
+- equivalent cards: two cards of one suit in one hand, worth the same points,
+  with no other unplayed card between them in trick order, lead to the same
+  value, so only one of them is searched (Open Blot: a card still covering a
+  face-down card is never equivalent to another, since playing it turns a
+  card up);
+- bounds from the points left: a side cannot win more than is left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine.cards import LAST_TRICK_BONUS, POINTS, STRENGTH, Card, Mask, cards_in
+from engine.tricks import beats, legal_plays
+
+NO_CARD = -1
+INF = 1_000
+#: The search's card-by-card step (see ``_State._build``).
+_PlayOut = Callable[[int, int, Card, Card, int, int, Mask, int, int, Card], int]
+
+
+def _run_tables() -> tuple[tuple[Mask, ...], ...]:
+    """``RUN_BELOW[trump][c]``: the cards just below ``c`` in trick order, in its
+    suit, worth what ``c`` is worth, with nothing of another worth between (the
+    low cards: plain 7 8 9, trump 7 8). Within such a run trick order is card
+    order, so the strongest of a set of them is its highest bit."""
+    out = []
+    for t in range(5):
+        strength, points = STRENGTH[t], POINTS[t]
+        per = []
+        for c in range(32):
+            below = sorted(
+                (x for x in range(c & ~7, (c & ~7) + 8) if strength[x] < strength[c]),
+                key=lambda x: -strength[x],
+            )
+            run = 0
+            for x in below:
+                if points[x] != points[c]:
+                    break
+                assert x < c, "a run of equal worth follows card order"
+                run |= 1 << x
+            per.append(run)
+        out.append(tuple(per))
+    return tuple(out)
+
+
+RUN_BELOW = _run_tables()
+
+
+def _pack_table() -> tuple[tuple[int, ...], ...]:
+    """``PACK[left][held]``: ``held`` (a subset of the 3-bit ``left``) renumbered as
+    if the cards left were the lowest ones, order kept."""
+    out = []
+    for left in range(8):
+        row = []
+        for held in range(8):
+            packed, k = 0, 0
+            for bit in range(3):
+                if left >> bit & 1:
+                    if held >> bit & 1:
+                        packed |= 1 << k
+                    k += 1
+            row.append(packed)
+        out.append(tuple(row))
+    return tuple(out)
+
+
+PACK = _pack_table()
+
+
+class Solver:
+    """Exact values of the positions of one deal's play (fixed trump and, in Open
+    Blot, fixed face-down cards). Keeps its transposition table across calls, so
+    solving every step of a deal costs little more than solving the first."""
+
+    def __init__(self, seats: int, trump: int, under: Sequence[Card] | None = None) -> None:
+        self.seats = seats
+        self.trump = trump
+        self.under: tuple[Card, ...] = tuple(under) if under is not None else (NO_CARD,) * 32
+        self.table: dict[int, tuple[int, int, int]] = {}
+        #: ``takes[best][c]``: whether ``c`` takes the trick from ``best`` — the
+        #: engine's :func:`~engine.tricks.beats`, looked up instead of called.
+        self.takes = tuple(tuple(beats(c, b, trump) for c in range(32)) for b in range(32))
+        self.nodes = 0
+        self.probes = 0
+
+    def values(
+        self,
+        hands: Sequence[Mask],
+        down: Sequence[Mask],
+        to_act: int,
+        trick: Sequence[Card],
+    ) -> dict[Card, int]:
+        """For each card the seat to act may play: the points side 0 wins from now
+        on (this trick included) if that card is played and then everyone plays
+        perfectly. ``hands`` are the playable cards (Open Blot: face up),
+        ``down`` Open Blot's face-down cards (zeros in Belote)."""
+        state = _State(self, hands, down, to_act, trick)
+        return state.root_values()
+
+    def value(
+        self,
+        hands: Sequence[Mask],
+        down: Sequence[Mask],
+        to_act: int,
+        trick: Sequence[Card],
+    ) -> int:
+        """The points side 0 wins from now on with perfect play by everyone."""
+        state = _State(self, hands, down, to_act, trick)
+        return state.root_value()
+
+
+class _State:
+    """One search's mutable position; the recursion lives in closures over it for
+    speed (local and cell variables are the cheapest names Python has)."""
+
+    def __init__(
+        self,
+        solver: Solver,
+        hands: Sequence[Mask],
+        down: Sequence[Mask],
+        to_act: int,
+        trick: Sequence[Card],
+    ) -> None:
+        self.solver = solver
+        self.hands = list(hands)
+        self.down = list(down) + [0] * (solver.seats - len(down))
+        self.to_act = to_act
+        self.trick = list(trick)
+        cards_left = sum(h.bit_count() for h in self.hands) + sum(d.bit_count() for d in self.down)
+        seats = solver.seats
+        assert (cards_left + len(self.trick)) % seats == 0, "cards do not make whole tricks"
+        self.tricks_left = (cards_left + len(self.trick)) // seats
+        #: Points side 0 took in a trick completed at the root (by :func:`_play_root`).
+        self.won = 0
+        if len(self.trick) == seats:
+            _, _, _, winner, pts = self._first()
+            self.tricks_left -= 1
+            if not self.tricks_left:
+                pts += LAST_TRICK_BONUS
+            self.won = pts if winner % 2 == 0 else 0
+            self.to_act = winner
+            self.trick = []
+
+    # The search proper -------------------------------------------------------------------
+
+    def _build(self) -> tuple[_PlayOut, Callable[[int, int, int], int], list[int]]:
+        solver = self.solver
+        seats = solver.seats
+        trump = solver.trump
+        under = solver.under
+        points = POINTS[trump]
+        run_below = RUN_BELOW[trump]
+        strength = STRENGTH[trump]
+        table = solver.table
+        hands = self.hands
+        down = self.down
+        tricks_left = [self.tricks_left]
+        # Unplayed cards: in a hand, face down, or in the trick in progress.
+        alive = [0]
+        for m in hands:
+            alive[0] |= m
+        for m in down:
+            alive[0] |= m
+        for c in self.trick:
+            alive[0] |= 1 << c
+        left_pts = [sum(points[c] for c in cards_in(alive[0]))]
+        nodes = [0]
+        lead = [NO_CARD]
+        taker = solver.takes
+        low_groups = [(8 * suit, 0b11 if suit == trump else 0b111) for suit in range(4)]
+        four = seats == 4
+
+        def play_out(
+            seat: int, n: int, led: Card, best: Card, best_seat: int, pts: int, tm: Mask,
+            alpha: int, beta: int, first: Card,
+        ) -> int:
+            """Value (side 0's points from here) with ``n`` cards in the trick (``tm``);
+            ``first`` is a card to try first (the table's best lead)."""
+            nodes[0] += 1
+            hand = hands[seat]
+            if n == 0:
+                legal = hand
+            else:
+                partner = four and n >= 2 and best_seat == (seat + 2) % 4
+                legal = legal_plays(hand, led, best, partner, trump)
+            if legal & (legal - 1):
+                # One card per class of equivalent cards, likely best first: the
+                # leader's strongest; a follower whose side holds the trick, its
+                # points; one who can take it, the taking card worth most; else
+                # the cheapest.
+                a = alive[0]
+                keyed = []
+                ours = n > 0 and best_seat % 2 == seat % 2
+                for c in cards_in(legal):
+                    pc = points[c]
+                    run = a & run_below[c]
+                    if run and under[c] == NO_CARD:
+                        x = run.bit_length() - 1  # the next unplayed card below c
+                        if legal >> x & 1 and under[x] == NO_CARD:
+                            continue  # in the same hand and worth the same: equivalent
+                    if c == first:
+                        k = 1000
+                    elif n == 0:
+                        k = strength[c]
+                    elif ours:
+                        k = pc - strength[c]
+                    elif taker[best][c]:
+                        k = 100 + pc - strength[c]
+                    else:
+                        k = -pc - strength[c]
+                    keyed.append((k, c))
+                keyed.sort(reverse=True)
+                cards = [c for _, c in keyed]
+            else:
+                cards = [(legal & -legal).bit_length() - 1]
+            maximizing = seat % 2 == 0
+            value = -INF if maximizing else INF
+            chosen = cards[0]
+            last = n + 1 == seats
+            dn = down[seat]
+            for c in cards:
+                bit = 1 << c
+                u = under[c]
+                if u != NO_CARD and dn >> u & 1:
+                    hands[seat] = (hand & ~bit) | (1 << u)
+                    down[seat] = dn & ~(1 << u)
+                else:
+                    hands[seat] = hand & ~bit
+                if n == 0 or taker[best][c]:
+                    nb, ns = c, seat
+                else:
+                    nb, ns = best, best_seat
+                p = pts + points[c]
+                if last:
+                    a0 = alive[0]
+                    alive[0] = a0 & ~(tm | bit)
+                    tricks_left[0] -= 1
+                    left_pts[0] -= p
+                    won = p + LAST_TRICK_BONUS if not tricks_left[0] else p
+                    if ns % 2 == 0:
+                        v = won + start(ns, alpha - won, beta - won)
+                    else:
+                        v = start(ns, alpha, beta)
+                    tricks_left[0] += 1
+                    left_pts[0] += p
+                    alive[0] = a0
+                else:
+                    v = play_out(
+                        (seat + 1) % seats, n + 1, led if n else c, nb, ns, p, tm | bit,
+                        alpha, beta, NO_CARD,
+                    )
+                hands[seat] = hand
+                down[seat] = dn
+                if maximizing:
+                    if v > value:
+                        value, chosen = v, c
+                        if v > alpha:
+                            alpha = v
+                else:
+                    if v < value:
+                        value, chosen = v, c
+                        if v < beta:
+                            beta = v
+                if alpha >= beta:
+                    break
+            if n == 0:
+                lead[0] = chosen
+            return value
+
+        def start(leader: int, alpha: int, beta: int) -> int:
+            """Value at the start of a trick led by ``leader``; uses the table."""
+            left = tricks_left[0]
+            if left <= 1:
+                if not left:
+                    return 0
+                # The last trick plays itself: one card in each hand.
+                best = hands[leader].bit_length() - 1
+                best_seat = leader
+                p = points[best] + LAST_TRICK_BONUS
+                for i in range(1, seats):
+                    s = (leader + i) % seats
+                    c = hands[s].bit_length() - 1
+                    p += points[c]
+                    if taker[best][c]:
+                        best, best_seat = c, s
+                return p if best_seat % 2 == 0 else 0
+            most = left_pts[0] + LAST_TRICK_BONUS
+            if alpha >= most:
+                return most
+            if beta <= 0:
+                return 0
+            key = leader
+            if four:
+                # Belote: the low cards of equal worth (plain 7 8 9, trump 7 8) sit
+                # next to each other in trick order, so only which of them are left,
+                # in order, and who holds each matters: packed to the lowest ranks,
+                # positions differing only there share one entry.
+                al = hands[0] | hands[1] | hands[2] | hands[3]
+                h0, h1, h2, h3 = hands
+                for shift, group in low_groups:
+                    g = al >> shift & group
+                    if g & (g + 1):  # some of the group played below one that is left
+                        pack = PACK[g]
+                        clear = ~(group << shift)
+                        h0 = (h0 & clear) | pack[h0 >> shift & group] << shift
+                        h1 = (h1 & clear) | pack[h1 >> shift & group] << shift
+                        h2 = (h2 & clear) | pack[h2 >> shift & group] << shift
+                        h3 = (h3 & clear) | pack[h3 >> shift & group] << shift
+                key |= h0 << 3 | h1 << 35 | h2 << 67 | h3 << 99
+            else:
+                for i in range(seats):
+                    key |= (hands[i] | down[i]) << (3 + 32 * i)
+            entry = table.get(key)
+            lo, hi, first = 0, most, NO_CARD
+            if entry is not None:
+                lo, hi, first = entry
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+            a, b = max(alpha, lo), min(beta, hi)
+            v = play_out(leader, 0, NO_CARD, NO_CARD, -1, 0, 0, a, b, first)
+            if v <= a:
+                hi = min(hi, v)
+            elif v >= b:
+                lo = max(lo, v)
+            else:
+                lo = hi = v
+            table[key] = (lo, hi, lead[0])
+            return v
+
+        return play_out, start, nodes
+
+    def _left(self) -> int:
+        """Card points still in the hands (face-down cards too) and the last-trick 10."""
+        table = POINTS[self.solver.trump]
+        total = LAST_TRICK_BONUS
+        for m in (*self.hands, *self.down):
+            for c in cards_in(m):
+                total += table[c]
+        return total
+
+    def _first(self) -> tuple[int, Card, Card, int, int]:
+        """The trick in progress as (n, led, best, best seat, its points)."""
+        solver = self.solver
+        trick = self.trick
+        if not trick:
+            return 0, NO_CARD, NO_CARD, -1, 0
+        n = len(trick)
+        leader = (self.to_act - n) % solver.seats
+        best, best_seat = trick[0], leader
+        for i, c in enumerate(trick[1:], start=1):
+            if beats(c, best, solver.trump):
+                best, best_seat = c, (leader + i) % solver.seats
+        pts = sum(POINTS[solver.trump][c] for c in trick)
+        return n, trick[0], best, best_seat, pts
+
+    def root_value(self, guess: int | None = None) -> int:
+        """MTD(f): null-window searches closing in on the value; with the table's
+        bounds each probe reuses the last one's work, and a null window cuts far
+        more than a wide one."""
+        play_out, _, nodes = self._build()
+        n, led, best, best_seat, pts = self._first()
+        v = 0
+        if self.tricks_left:
+            tm = 0
+            for c in self.trick:
+                tm |= 1 << c
+            # Bisect with null windows (a fail-soft answer narrows further than the
+            # probe asked); the first probe at the guess, usually a sibling's value.
+            lo, hi = 0, sum(POINTS[self.solver.trump][c] for c in cards_in(tm)) + self._left()
+            gamma = (lo + hi + 1) // 2 if guess is None else min(max(guess - self.won, 1), hi)
+            while lo < hi:
+                g = play_out(
+                    self.to_act, n, led, best, best_seat, pts, tm, gamma - 1, gamma, NO_CARD
+                )
+                self.solver.probes += 1
+                if g >= gamma:
+                    lo = g
+                else:
+                    hi = g
+                gamma = (lo + hi + 1) // 2
+            v = lo
+        self.solver.nodes += nodes[0]
+        return self.won + int(v)
+
+    def root_values(self) -> dict[Card, int]:
+        """Each legal card's exact value: the card played, then a full-window search."""
+        solver = self.solver
+        seat = self.to_act
+        n, led, best, best_seat, _pts = self._first()
+        hand = self.hands[seat]
+        if n == 0:
+            legal = hand
+        else:
+            partner = solver.seats == 4 and n >= 2 and best_seat == (seat + 2) % 4
+            legal = legal_plays(hand, led, best, partner, solver.trump)
+        out: dict[Card, int] = {}
+        for c in cards_in(legal):
+            child = _State(solver, *_after(solver, self.hands, self.down, seat, self.trick, c))
+            out[c] = child.root_value(max(out.values()) if out else None)
+        return out
+
+
+def _after(
+    solver: Solver, hands: Sequence[Mask], down: Sequence[Mask], seat: int,
+    trick: Sequence[Card], c: Card,
+) -> tuple[list[Mask], list[Mask], int, list[Card]]:
+    """The position after ``seat`` plays ``c`` (outside the search)."""
+    hands, down = list(hands), list(down)
+    hands[seat] &= ~(1 << c)
+    u = solver.under[c]
+    if u != NO_CARD and down[seat] >> u & 1:
+        down[seat] &= ~(1 << u)
+        hands[seat] |= 1 << u
+    return hands, down, (seat + 1) % solver.seats, [*trick, c]
