@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from engine.cards import NO_TRUMP, TRUMP_CODES
 from engine.errors import EngineError
 from engine.match import MatchFormat
 from engine.rules import BELOTE, OPEN_BLOT
@@ -95,6 +96,30 @@ def trump_label(value: str | None) -> str:
     if value == "NT":
         return _("No trump")
     return SUIT_SYMBOLS.get(value, value)
+
+
+def bid_label(kind: str, trump: int | None = None) -> str:
+    """A bid as the table names it: Pass, Take, No trump, Choose ♥."""
+    if kind == "pass":
+        return _("Pass")
+    if kind == "take":
+        return _("Take")
+    if trump is None or trump == NO_TRUMP:
+        return _("No trump")
+    return _("Choose %(suit)s") % {"suit": trump_label(TRUMP_CODES[trump])}
+
+
+def contract_label(trump: int | None, taker: str | None) -> str | None:
+    """The contract as one label, the taker's name standing where no language
+    declines it ("Trump No trump" read badly)."""
+    if trump is None:
+        return None
+    if trump == NO_TRUMP:
+        return _("No trump, taken by %(name)s") % {"name": taker}
+    return _("Trump %(suit)s, taken by %(name)s") % {
+        "suit": trump_label(TRUMP_CODES[trump]),
+        "name": taker,
+    }
 
 
 def suit_color(value: str | None) -> str:

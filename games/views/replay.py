@@ -22,7 +22,7 @@ from engine.deal import BIDDING
 from engine.open_blot import NO_CARD, OpenBlotDeal
 from engine.record import deal_from
 from games import access
-from games.labels import trump_label
+from games.labels import bid_label, contract_label, trump_label
 
 
 @dataclass
@@ -41,20 +41,23 @@ def _card_text(code: str) -> str:
 
 
 def _describe(action: dict[str, Any], names: dict[int, str]) -> str:
+    """The step in words, as the live table says it: the name as a label, never
+    declined (issue 21)."""
     name = names.get(action.get("seat", -1), "?")
-    kind = action.get("type")
-    if kind == "pass":
-        return _("%(name)s passed.") % {"name": name}
-    if kind == "take":
-        return _("%(name)s took the proposed suit.") % {"name": name}
-    if kind == "choose":
-        return _("%(name)s chose %(trump)s as trump.") % {
-            "name": name, "trump": trump_label(action.get("trump"))
-        }
+    kind = str(action.get("type"))
+    if kind in ("pass", "take", "choose"):
+        code = action.get("trump")
+        trump = TRUMP_CODES.index(code) if code in TRUMP_CODES else None
+        return _("%(name)s: %(bid)s.") % {"name": name, "bid": bid_label(kind, trump)}
     if kind == "declare":
         cards = " ".join(_card_text(c) for c in action.get("cards", []))
-        return _("%(name)s declared %(cards)s.") % {"name": name, "cards": cards}
-    return _("%(name)s played %(card)s.") % {"name": name, "card": _card_text(action["card"])}
+        return _("%(name)s — declaration: %(cards)s.") % {"name": name, "cards": cards}
+    code = action["card"]
+    return _("%(name)s played %(rank)s%(suit)s.") % {
+        "name": name,
+        "rank": "10" if code[0] == "T" else code[0],
+        "suit": trump_label(code[1]),
+    }
 
 
 def _seats(deal: Any, names: dict[int, str]) -> list[SeatView]:
@@ -111,8 +114,9 @@ def deal_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "last_trick": (
                 [CODES[c] for c in deal.tricks[-1][1]] if deal.tricks and not deal.trick else []
             ),
-            "trump": None if deal.trump is None else trump_label(TRUMP_CODES[deal.trump]),
-            "taker": None if deal.taker is None else names.get(deal.taker, "?"),
+            "contract": contract_label(
+                deal.trump, None if deal.taker is None else names.get(deal.taker, "?")
+            ),
             "card_points": list(deal.card_points),
             "tricks_won": list(deal.tricks_won),
             "said": _describe(actions[step - 1], names) if step else _("The cards are dealt."),

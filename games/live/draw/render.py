@@ -34,7 +34,15 @@ from engine.cards import (
 from engine.cards import card as card_of
 from engine.declarations import Declaration
 from engine.observe import Observation, observe
-from games.labels import SUIT_SYMBOLS, format_label, kind_label, suit_color, trump_label
+from games.labels import (
+    SUIT_SYMBOLS,
+    bid_label,
+    contract_label,
+    format_label,
+    kind_label,
+    suit_color,
+    trump_label,
+)
 from games.live.draw import drawing, match_actions
 from games.models import Deal, Match, MatchEvent, RatingChange, Table
 from games.services.matches import result_pause
@@ -88,13 +96,7 @@ def _vals(data: dict[str, Any]) -> str:
 
 
 def _bid_label(action: Any) -> str:
-    if action.type == "pass":
-        return _("Pass")
-    if action.type == "take":
-        return _("Take")
-    if action.trump == NO_TRUMP:
-        return _("No trump")
-    return _("Choose %(suit)s") % {"suit": trump_label(TRUMP_CODES[action.trump])}
+    return bid_label(action.type, action.trump)
 
 
 #: While :func:`render_viewpoints` runs: what every viewpoint of the table shares
@@ -351,7 +353,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         trump=None if obs.trump is None else trump_label(TRUMP_CODES[obs.trump]),
         trump_red=obs.trump in (1, 2),
         taker_name=None if obs.taker is None else names.get(obs.taker),
-        contract=_contract(obs.trump, None if obs.taker is None else names.get(obs.taker)),
+        contract=contract_label(obs.trump, None if obs.taker is None else names.get(obs.taker)),
         trick=[
             {
                 "seat": s,
@@ -435,18 +437,6 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         ),
     )
     return context
-
-
-def _contract(trump: int | None, taker: str | None) -> str | None:
-    """The contract as one sentence ("Trump No trump" read badly)."""
-    if trump is None:
-        return None
-    if trump == NO_TRUMP:
-        return _("No trump, taken by %(name)s") % {"name": taker}
-    return _("Trump %(suit)s, taken by %(name)s") % {
-        "suit": trump_label(TRUMP_CODES[trump]),
-        "name": taker,
-    }
 
 
 def _to_act_label(obs: Observation, name: str | None) -> str | None:
