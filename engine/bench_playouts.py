@@ -80,7 +80,7 @@ def deal_playout(start: Deal, rng: random.Random) -> tuple[int, int]:
             continue
         deal.apply(PLAY_ACTIONS[seat][pick(deal.legal_play_mask(), rnd())])
     result = deal.result()
-    assert result is not None
+    assert result is not None and result.card_points is not None
     return result.card_points[0], result.card_points[1]
 
 
