@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.ai.budget import Budget, OutOfTime
 from engine.ai.policy import PlayCtx, choose_card, low_bit
 from engine.cards import LAST_TRICK_BONUS, POINTS, Card, Mask, cards_in
 from engine.declarations import Declaration, grow
@@ -230,17 +231,31 @@ def rollout_value(sim: Sim, side: int) -> tuple[float, int]:
     return s.value(side), s.units
 
 
-def search(sim: Sim, side: int) -> tuple[float, int]:
-    """Exact minimax (alpha-beta) value of ``sim`` for ``side``, and nodes visited."""
-    nodes = [0]
-    value = _alphabeta(sim, side, -1e9, 1e9, nodes)
+#: An exact search asks its budget whether to stop once per this many nodes.
+CHECK_NODES = 32
+
+
+def search(sim: Sim, side: int, budget: Budget | None = None) -> tuple[float, int]:
+    """Exact minimax (alpha-beta) value of ``sim`` for ``side``, and nodes visited.
+    With a ``budget``, raises :class:`~engine.ai.budget.OutOfTime` as soon as it
+    says stop (checked every :data:`CHECK_NODES` nodes)."""
+    nodes = [0, CHECK_NODES]
+    value = _alphabeta(sim, side, -1e9, 1e9, nodes, budget)
     return value, nodes[0]
 
 
-def _alphabeta(sim: Sim, side: int, alpha: float, beta: float, nodes: list[int]) -> float:
+def _alphabeta(
+    sim: Sim, side: int, alpha: float, beta: float, nodes: list[int], budget: Budget | None
+) -> float:
     if not sim.tricks_left:
         nodes[0] += 2  # scoring a leaf costs about two card plays
         return sim.value(side)
+    if budget is not None:
+        nodes[1] -= 1
+        if not nodes[1]:
+            nodes[1] = CHECK_NODES
+            if budget.out():
+                raise OutOfTime
     legal = sim.legal()
     maximizing = sim.to_act % 2 == side
     # Try the policy's card first: it is usually best, which makes the cuts early.
@@ -251,7 +266,7 @@ def _alphabeta(sim: Sim, side: int, alpha: float, beta: float, nodes: list[int])
         child = sim.copy()
         child.play(c)
         nodes[0] += 1
-        v = _alphabeta(child, side, alpha, beta, nodes)
+        v = _alphabeta(child, side, alpha, beta, nodes, budget)
         if maximizing:
             if v > best:
                 best = v
