@@ -120,7 +120,7 @@ def _bid(obs: Observation, rng: random.Random, budget: Budget) -> Action:
                     raise OutOfTime
                 d = deal.clone()
                 d.apply(a)
-                _finish_bidding(d)
+                finish_bidding(d)
                 sim = start_sim(d)
                 budget.spend(OPTION_COST)
                 if sim is None:  # everybody passed: a void deal scores nothing
@@ -139,7 +139,7 @@ def _bid(obs: Observation, rng: random.Random, budget: Budget) -> Action:
     return _best(options, totals, favourite)
 
 
-def _finish_bidding(deal: Deal) -> None:
+def finish_bidding(deal: Deal) -> None:
     """Play out the rest of the bidding with the normal bot's rules."""
     while deal.phase == "bidding":
         seat = deal.to_act

@@ -26,7 +26,7 @@ def test_arena_ends_with_one_json_summary_line(
     )
     summary = json.loads(run.stdout.strip().splitlines()[-1])
     assert set(summary) == {
-        "variant", "a", "b", "deals", "points_per_deal", "ci95", "match_win_rate_a",
+        "variant", "a", "b", "deals", "clock", "points_per_deal", "ci95", "match_win_rate_a",
         "decision_ms",
     }
     assert (summary["variant"], summary["a"], summary["b"]) == (variant, a, b)
