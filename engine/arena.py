@@ -235,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--budget", type=float, default=None,
                         help="seconds per hard decision (default: the bot's own)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="stop starting new deals after this long; report those played")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                         help="the clock of hard's deadline and of the decision times")
     args = parser.parse_args(argv)
@@ -252,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
         if now - shown >= 0.2 or len(outcomes) == args.deals:
             shown = now
             progress(len(outcomes), args.deals, total / len(outcomes), started)
+        if args.seconds is not None and now - started >= args.seconds:
+            break  # the decks are independent: those played are a fair sample
     sys.stderr.write("\n")
     outcomes.sort(key=lambda o: o.index)
     report = summarize(cfg, outcomes)
