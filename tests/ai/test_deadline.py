@@ -78,15 +78,26 @@ def _bid_position(variant: str) -> Observation:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("position", [_play_position, _bid_position])
-def test_the_search_stops_at_the_first_look_past_its_deadline(
+def test_the_search_stops_when_its_next_look_at_the_clock_would_be_late(
     variant: str, position: Callable[[str], Observation]
 ) -> None:
     obs = position(variant)
-    # 1 ms per look at the clock, 30 ms of budget: the 30th look is past it.
+    # 1 ms between looks at the clock, 29.5 ms of budget: at the 29th look (28.5 ms
+    # or later) the next would come after the deadline.
     clock = StepClock(0.001)
-    action = decide("hard", obs, random.Random(1), budget=Deadline(0.0295, clock=clock))
+    budget = Deadline(0.0295, clock=clock)
+    action = decide("hard", obs, random.Random(1), budget=budget)
     assert action in obs.legal
-    assert clock.reads == 1 + 30  # the deadline set, then 29 looks in time and 1 past
+    assert clock.reads == 1 + 29  # the deadline set, then 29 looks
+    assert clock.now < budget.end
+
+
+def test_a_long_wait_between_looks_makes_it_stop_that_much_earlier() -> None:
+    times = iter([0.0, 0.001, 0.002, 0.100, 0.101, 0.150, 0.151])
+    budget = Deadline(0.2, clock=lambda: next(times))
+    assert [budget.out() for _ in range(4)] == [False, False, False, False]
+    # The longest gap was 98 ms: at 150 ms the next look might come at 248 ms.
+    assert budget.out() is True
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
