@@ -89,7 +89,7 @@ class Sim:
         self.bonus_seat = bonus_seat
         left = sum(h.bit_count() for h in hands) + sum(1 for u in self.under if u != NO_CARD)
         self.tricks_left = (left + len(self.trick)) // self.seats
-        #: Work done (cards played), the deterministic measure of the time budget.
+        #: Work done (cards played): what a fixed work budget counts.
         self.units = 0
 
     def copy(self) -> Sim:
