@@ -52,9 +52,10 @@ class Deadline:
         self, seconds: float, clock: Callable[[], float] = time.perf_counter
     ) -> None:
         self.clock = clock
-        self.last = clock()
-        self.end = self.last + seconds
-        #: The longest time between two looks at the clock so far.
+        self.end = clock() + seconds
+        #: The last look at the clock in the search (None before the first), and
+        #: the longest time between two looks so far.
+        self.last: float | None = None
         self.gap = 0.0
 
     def spend(self, units: int) -> None:
@@ -62,7 +63,7 @@ class Deadline:
 
     def out(self) -> bool:
         now = self.clock()
-        if now - self.last > self.gap:
+        if self.last is not None and now - self.last > self.gap:
             self.gap = now - self.last
         self.last = now
         return now + self.gap >= self.end

@@ -93,10 +93,11 @@ def test_the_search_stops_when_its_next_look_at_the_clock_would_be_late(
 
 
 def test_a_long_wait_between_looks_makes_it_stop_that_much_earlier() -> None:
-    times = iter([0.0, 0.001, 0.002, 0.100, 0.101, 0.150, 0.151])
+    times = iter([0.0, 0.030, 0.031, 0.032, 0.090, 0.091, 0.150])
     budget = Deadline(0.2, clock=lambda: next(times))
-    assert [budget.out() for _ in range(4)] == [False, False, False, False]
-    # The longest gap was 98 ms: at 150 ms the next look might come at 248 ms.
+    # The 30 ms before the first look (the setup) is no gap between two looks.
+    assert [budget.out() for _ in range(5)] == [False, False, False, False, False]
+    # The longest gap was 59 ms: at 150 ms the next look might come at 209 ms.
     assert budget.out() is True
 
 

@@ -44,7 +44,7 @@ def _open_blot_endgame() -> Observation:
 def test_hard_finds_the_forced_win_in_a_known_endgame() -> None:
     obs = _open_blot_endgame()
     assert mask_of(c for c, _ in obs.stacks[0] if c is not None).bit_count() == 2
-    action = decide("hard", obs, random.Random(1), budget_s=0.05)
+    action = decide("hard", obs, random.Random(1), budget=WorkBudget(0.05))
     assert action.card == card("KC")
 
 
