@@ -14,8 +14,20 @@ Reported, as the last line, one JSON object:
   Blot first to 501) with :class:`engine.match.Match`; the share of completed
   matches won by A (null when none completed; a trailing unfinished match is
   dropped);
-- ``decision_ms``: per level, the p50 and p95 time of real decisions (positions
-  with two or more legal actions; forced moves are not decisions).
+- ``decision_ms``: per player, the p50 and p95 time of real decisions (positions
+  with two or more legal actions; forced moves are not decisions), on ``clock``.
+
+Players: the bots' levels, and two that only the arena has:
+
+- ``hard-work``: the hard bot with a fixed amount of work for its budget
+  (:class:`~engine.ai.budget.WorkBudget`), which is how it was before its budget
+  became a deadline: the yardstick for the deadline's cost or gain in strength;
+- ``perfect``: a player that sees every card (:mod:`engine.perfect`), the
+  ceiling the bots are measured against.
+
+``--clock cpu`` puts the hard bot's deadline (and the decision times) on this
+process's CPU time instead of the wall clock: on a busy machine that plays as the
+bot would on a quiet one, to measure its strength when the machine is shared.
 """
 
 from __future__ import annotations
@@ -31,10 +43,12 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
 
-from engine.ai import LEVELS, decide
-from engine.deal import new_deal
+from engine.actions import Action
+from engine.ai import DEFAULT_BUDGET_S, LEVELS, Deadline, WorkBudget, decide
+from engine.deal import Deal, new_deal
 from engine.match import Match, MatchFormat
 from engine.observe import observe
+from engine.perfect import PerfectPlayer
 from engine.result import DealResult
 from engine.rules import VARIANTS, RuleSet
 from engine.shuffle import shuffled_deck
@@ -57,6 +71,33 @@ class Config:
     b: str
     seed: int
     budget_s: float | None
+    clock: str = "wall"
+
+
+PLAYERS = (*LEVELS, "hard-work", "perfect")
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+class Seat:
+    """One seat's player for one deal."""
+
+    def __init__(self, cfg: Config, player: str, rng: random.Random,
+                 perfect: PerfectPlayer | None) -> None:
+        self.cfg, self.player, self.rng, self.perfect = cfg, player, rng, perfect
+
+    def decide(self, deal: Deal) -> Action:
+        if self.perfect is not None:
+            return self.perfect.decide(deal)
+        seat = deal.to_act
+        assert seat is not None
+        obs = observe(deal, seat)
+        seconds = DEFAULT_BUDGET_S if self.cfg.budget_s is None else self.cfg.budget_s
+        if self.player == "hard-work":
+            return decide("hard", obs, self.rng, budget=WorkBudget(seconds))
+        if self.player == "hard":
+            budget = Deadline(seconds, clock=CLOCKS[self.cfg.clock])
+            return decide("hard", obs, self.rng, budget=budget)
+        return decide(self.player, obs, self.rng)
 
 
 def deck_for(seed: int, index: int) -> list[int]:
@@ -71,16 +112,23 @@ def play_deal(
     deal = new_deal(rules, index % seats, deck_for(cfg.seed, index))
     levels = [cfg.a if s % 2 == a_side else cfg.b for s in range(seats)]
     # One generator per seat, seeded by deck and seat only: the A bot in seat s
-    # draws the same numbers whichever seating it plays in.
-    rngs = [random.Random(f"bot:{cfg.seed}:{index}:{s}:{levels[s]}") for s in range(seats)]
+    # draws the same numbers whichever seating it plays in. A perfect side shares
+    # one player (and its search table) between its seats.
+    perfect = [PerfectPlayer(), PerfectPlayer()]
+    players = [
+        Seat(cfg, levels[s], random.Random(f"bot:{cfg.seed}:{index}:{s}:{levels[s]}"),
+             perfect[s % 2] if levels[s] == "perfect" else None)
+        for s in range(seats)
+    ]
+    clock = CLOCKS[cfg.clock]
     while not deal.is_over:
         seat = deal.to_act
         assert seat is not None
-        obs = observe(deal, seat)
-        start = time.perf_counter()
-        action = decide(levels[seat], obs, rngs[seat], cfg.budget_s)
-        if len(obs.legal) > 1:
-            times.setdefault(levels[seat], []).append(time.perf_counter() - start)
+        real = len(deal.legal_actions()) > 1
+        start = clock()
+        action = players[seat].decide(deal)
+        if real:
+            times.setdefault(levels[seat], []).append(clock() - start)
         deal.apply(action)
     result = deal.result()
     assert result is not None
@@ -161,6 +209,7 @@ def summarize(cfg: Config, outcomes: list[PairOutcome]) -> dict[str, Any]:
         "a": cfg.a,
         "b": cfg.b,
         "deals": n,
+        "clock": cfg.clock,
         "points_per_deal": round(mean, 2),
         "ci95": [round(mean - half, 2), round(mean + half, 2)],
         "match_win_rate_a": None if rate is None else round(rate, 3),
@@ -179,17 +228,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", choices=VARIANTS, default="belote")
-    parser.add_argument("--a", choices=LEVELS, required=True, help="level of side A")
-    parser.add_argument("--b", choices=LEVELS, required=True, help="level of side B")
+    parser.add_argument("--a", choices=PLAYERS, required=True, help="player of side A")
+    parser.add_argument("--b", choices=PLAYERS, required=True, help="player of side B")
     parser.add_argument("--deals", type=int, default=400, help="decks, each played twice")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--budget", type=float, default=None,
                         help="seconds per hard decision (default: the bot's own)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="stop starting new deals after this long; report those played")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                        help="the clock of hard's deadline and of the decision times")
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error("--deals must be at least 1")
-    cfg = Config(args.variant, args.a, args.b, args.seed, args.budget)
+    cfg = Config(args.variant, args.a, args.b, args.seed, args.budget, args.clock)
     outcomes: list[PairOutcome] = []
     total = 0.0
     started = time.perf_counter()
@@ -201,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
         if now - shown >= 0.2 or len(outcomes) == args.deals:
             shown = now
             progress(len(outcomes), args.deals, total / len(outcomes), started)
+        if args.seconds is not None and now - started >= args.seconds:
+            break  # the decks are independent: those played are a fair sample
     sys.stderr.write("\n")
     outcomes.sort(key=lambda o: o.index)
     report = summarize(cfg, outcomes)

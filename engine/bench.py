@@ -1,8 +1,11 @@
-"""``python -m engine bench``: random legal deals per second, per variant.
+"""``python -m engine bench``: random legal deals per second, per variant, and
+random playouts per second against a bare bitmask loop.
 
 Each deal is dealt from a seeded shuffle and played to the end by picking a
 uniformly random legal action; the full rule machinery runs (legal actions,
-events, scoring). Prints progress lines, then one JSON object as the last line.
+events, scoring). The playouts (:mod:`engine.bench_playouts`) are what the hard
+bot runs on: the engine's simulator measured in the same run as the yardstick.
+Prints progress lines, then one JSON object as the last line.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import random
 import time
 from typing import Any
 
+from engine import bench_playouts as playouts
 from engine.deal import new_deal
 from engine.rules import BELOTE, OPEN_BLOT, RuleSet
 from engine.shuffle import shuffled_deck
@@ -43,10 +47,11 @@ def play_random_deals(variant: str, seconds: float, seed: int = 1) -> dict[str, 
 
 
 def run(seconds: float = 3.0) -> dict[str, Any]:
-    report = {}
+    report: dict[str, Any] = {}
     for variant in (BELOTE, OPEN_BLOT):
         report[variant] = play_random_deals(variant, seconds)
         print(f"{variant}: {report[variant]}", flush=True)
+    report["playouts"] = playouts.run(seconds)
     return report
 
 

@@ -43,3 +43,15 @@ def beats(card: int, best: int, trump: int) -> bool:
     if card >> 3 == best >> 3:
         return strength[card] > strength[best]
     return card >> 3 == trump
+
+
+def _takers(trump: int) -> tuple[int, ...]:
+    """For each card ``best``, the mask of cards that :func:`beats` it."""
+    return tuple(
+        sum(1 << c for c in range(32) if beats(c, best, trump)) for best in range(32)
+    )
+
+
+#: ``TAKES[trump][best]``: the cards that take a trick's lead from ``best``; the
+#: rule is :func:`beats`, tabulated once so the bots' playouts look it up.
+TAKES: tuple[tuple[Mask, ...], ...] = tuple(_takers(t) for t in range(5))

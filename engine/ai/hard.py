@@ -10,9 +10,11 @@ choice use the same samples: each option is applied to a sampled deal, the
 rest of the bidding is played by the normal bot's rules and the play by
 playouts. Declarations are never a question: all of them are declared.
 
-Determinism: the time budget is turned into a number of simulated card plays
-(:data:`PLAYS_PER_SECOND`, measured on the reference machine), never read from
-the clock, so the same seed gives the same choice on any machine and load.
+The search is anytime and its budget (:mod:`engine.ai.budget`) says when to
+stop: by default a deadline on the clock, checked after every playout and every
+few dozen nodes of an exact search, so a decision keeps to its time however busy
+the machine is; or a fixed amount of work (:class:`~engine.ai.budget.WorkBudget`),
+read from no clock, so that the same seed gives the same choice on any machine.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import random
 
 from engine.actions import CHOOSE, DECLARE, PASS, PLAY, TAKE, Action
 from engine.ai import normal
+from engine.ai.budget import Budget, Deadline, OutOfTime
 from engine.ai.sample import Sampler
 from engine.ai.sim import Sim, rollout_value, search
 from engine.ai.view import read
@@ -30,9 +33,6 @@ from engine.declarations import Declaration
 from engine.observe import Observation
 from engine.open_blot import OpenBlotDeal
 
-#: Simulated card plays (playout moves or search nodes) per second of budget.
-PLAYS_PER_SECOND = 200_000
-MIN_SAMPLES = 8
 MAX_SAMPLES = 600
 #: What building a sampled deal, and one bid option on it (replaying the log,
 #: finishing the bidding, starting the simulator), cost in card plays: measured,
@@ -43,39 +43,48 @@ OPTION_COST = 30
 EXACT_CARDS = {4: 12, 2: 10}
 
 
-def decide(obs: Observation, rng: random.Random, budget_s: float) -> Action:
+def decide(obs: Observation, rng: random.Random, budget: float | Budget) -> Action:
+    """The hard bot's action; ``budget`` in seconds is a :class:`Deadline` from now."""
+    if isinstance(budget, int | float):
+        budget = Deadline(budget)
     if obs.phase == "play":
         for a in obs.legal:
             if a.type == DECLARE:
                 return a  # declaring costs nothing and only the best combination scores
-        return _play(obs, rng, budget_s)
-    return _bid(obs, rng, budget_s)
+        return _play(obs, rng, budget)
+    return _bid(obs, rng, budget)
 
 
-def _play(obs: Observation, rng: random.Random, budget_s: float) -> Action:
+def _play(obs: Observation, rng: random.Random, budget: Budget) -> Action:
     table = read(obs)
     sampler = Sampler(obs, table, obs.rules)
     plays = [a for a in obs.legal if a.type == PLAY]
     side = table.seat % 2
     favourite = normal.decide(obs)
-    limit = budget_s * PLAYS_PER_SECOND
     totals = [0.0] * len(plays)
-    work = 0
     samples = 0
-    while samples < MAX_SAMPLES:
-        sim = sampler.sim(rng)
-        exact = sim.cards_left() <= EXACT_CARDS[sim.seats]
-        for i, a in enumerate(plays):
-            child = sim.copy()
-            child.play(a.card)  # type: ignore[arg-type]
-            value, units = search(child, side) if exact else rollout_value(child, side)
-            totals[i] += value
-            work += units + 1
-        samples += 1
-        if sampler.certain and exact:
-            break
-        if work >= limit and samples >= MIN_SAMPLES:
-            break
+    try:
+        while samples < MAX_SAMPLES:
+            sim = sampler.sim(rng)
+            exact = sim.cards_left() <= EXACT_CARDS[sim.seats]
+            values = []
+            for a in plays:
+                if budget.out():
+                    raise OutOfTime
+                child = sim.copy()
+                child.play(a.card)  # type: ignore[arg-type]
+                value, units = search(child, side, budget) if exact else rollout_value(child, side)
+                values.append(value)
+                budget.spend(units + 1)
+            for i, value in enumerate(values):  # only complete samples count
+                totals[i] += value
+            samples += 1
+            if sampler.certain and exact:
+                break
+            if budget.enough(samples):
+                break
+    except OutOfTime:
+        pass
     return _best(plays, totals, favourite)
 
 
@@ -90,40 +99,47 @@ def _best(actions: list[Action], totals: list[float], favourite: Action) -> Acti
 # --- bidding ----------------------------------------------------------------------------
 
 
-def _bid(obs: Observation, rng: random.Random, budget_s: float) -> Action:
+def _bid(obs: Observation, rng: random.Random, budget: Budget) -> Action:
     table = read(obs)
     rules = obs.rules
     sampler = Sampler(obs, table, rules)
     side = table.seat % 2
     favourite = normal.decide(obs)
     options = list(obs.legal)
-    limit = budget_s * PLAYS_PER_SECOND
     totals = [0.0] * len(options)
-    work = 0
     samples = 0
-    while samples < MAX_SAMPLES:
-        deal = new_deal(rules, obs.dealer, sampler.deck(rng))
-        for a in obs.history:
-            deal.apply(a)
-        work += DEAL_COST
-        for i, a in enumerate(options):
-            d = deal.clone()
-            d.apply(a)
-            _finish_bidding(d)
-            sim = start_sim(d)
-            work += OPTION_COST
-            if sim is None:  # everybody passed: a void deal scores nothing
-                continue
-            value, units = rollout_value(sim, side)
-            totals[i] += value
-            work += units
-        samples += 1
-        if work >= limit and samples >= MIN_SAMPLES:
-            break
+    try:
+        while samples < MAX_SAMPLES:
+            deal = new_deal(rules, obs.dealer, sampler.deck(rng))
+            for a in obs.history:
+                deal.apply(a)
+            budget.spend(DEAL_COST)
+            values = []
+            for a in options:
+                if budget.out():
+                    raise OutOfTime
+                d = deal.clone()
+                d.apply(a)
+                finish_bidding(d)
+                sim = start_sim(d)
+                budget.spend(OPTION_COST)
+                if sim is None:  # everybody passed: a void deal scores nothing
+                    values.append(0.0)
+                    continue
+                value, units = rollout_value(sim, side)
+                values.append(value)
+                budget.spend(units)
+            for i, value in enumerate(values):  # only complete samples count
+                totals[i] += value
+            samples += 1
+            if budget.enough(samples):
+                break
+    except OutOfTime:
+        pass
     return _best(options, totals, favourite)
 
 
-def _finish_bidding(deal: Deal) -> None:
+def finish_bidding(deal: Deal) -> None:
     """Play out the rest of the bidding with the normal bot's rules."""
     while deal.phase == "bidding":
         seat = deal.to_act
@@ -139,6 +155,10 @@ def _finish_bidding(deal: Deal) -> None:
                 deal.face_up[seat], deal.face_up[1 - seat], deal.bid_round, may_pass
             )
         deal.apply(_bid_action(legal, choice))
+
+
+#: The name it had before the arena's perfect player used it too (kept for callers).
+_finish_bidding = finish_bidding
 
 
 def _bid_action(legal: list[Action], choice: int | None) -> Action:

@@ -10,12 +10,15 @@ endgame search need. ``tests/ai`` checks it against the engine move by move.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from engine.ai.budget import Budget, OutOfTime
 from engine.ai.policy import PlayCtx, choose_card, low_bit
 from engine.cards import LAST_TRICK_BONUS, POINTS, Card, Mask, cards_in
 from engine.declarations import Declaration, grow
 from engine.rules import RuleSet
 from engine.scoring import score_belote, score_open_blot
-from engine.tricks import beats, legal_plays
+from engine.tricks import TAKES, legal_plays
 
 NO_CARD = -1
 _NO_UNDER: tuple[int, ...] = (NO_CARD,) * 32
@@ -33,6 +36,7 @@ class Sim:
         "best",
         "best_seat",
         "bonus_seat",
+        "decl_seats",
         "decls",
         "hands",
         "leader",
@@ -80,10 +84,12 @@ class Sim:
         self.tricks_won = tricks_won or [0, 0]
         self.under = tuple(under)
         self.decls = decls or []
+        #: Seats with a declaration (a bit each): only their runs may grow.
+        self.decl_seats = sum(1 << d.seat for d in self.decls)
         self.bonus_seat = bonus_seat
         left = sum(h.bit_count() for h in hands) + sum(1 for u in self.under if u != NO_CARD)
         self.tricks_left = (left + len(self.trick)) // self.seats
-        #: Work done (cards played), the deterministic measure of the time budget.
+        #: Work done (cards played): what a fixed work budget counts.
         self.units = 0
 
     def copy(self) -> Sim:
@@ -93,6 +99,7 @@ class Sim:
         twin.best = self.best
         twin.best_seat = self.best_seat
         twin.bonus_seat = self.bonus_seat
+        twin.decl_seats = self.decl_seats
         twin.decls = self.decls[:]
         twin.hands = self.hands[:]
         twin.leader = self.leader
@@ -125,36 +132,44 @@ class Sim:
         return legal_plays(self.hands[seat], trick[0], self.best, partner, self.trump)
 
     def play(self, c: Card) -> None:
+        # The hot path of every playout and search node: locals, table look-ups
+        # (the engine's own rules, tabulated: TAKES is engine.tricks.beats).
         seat = self.to_act
         self.units += 1
-        self.hands[seat] &= ~(1 << c)
+        hand = self.hands[seat] & ~(1 << c)
         turned = self.under[c]
-        if turned != NO_CARD:
-            self.hands[seat] |= 1 << turned
-            if self.decls and any(d.seat == seat for d in self.decls):
-                grow(self.decls, seat, turned, self.hands[seat])
+        if turned >= 0:
+            hand |= 1 << turned
+            self.hands[seat] = hand
+            if self.decl_seats >> seat & 1:
+                grow(self.decls, seat, turned, hand)
+        else:
+            self.hands[seat] = hand
         trick = self.trick
         if not trick:
             self.leader = seat
-            self.best, self.best_seat = c, seat
-        elif beats(c, self.best, self.trump):
-            self.best, self.best_seat = c, seat
+            self.best = c
+            self.best_seat = seat
+        elif TAKES[self.trump][self.best] >> c & 1:
+            self.best = c
+            self.best_seat = seat
         trick.append(c)
         if len(trick) < self.seats:
             self.to_act = (seat + 1) % self.seats
             return
         table = POINTS[self.trump]
-        side = self.best_seat % 2
+        winner = self.best_seat
+        side = winner & 1
         won = 0
         for x in trick:
             won += table[x]
-        self.points[side] += won
         self.tricks_won[side] += 1
         self.tricks_left -= 1
         if not self.tricks_left:
-            self.points[side] += LAST_TRICK_BONUS
+            won += LAST_TRICK_BONUS
+        self.points[side] += won
         self.trick = []
-        self.to_act = self.leader = self.best_seat
+        self.to_act = self.leader = winner
         self.best = self.best_seat = -1
 
     def deal_points(self) -> tuple[int, ...]:
@@ -199,6 +214,15 @@ class Sim:
         while self.tricks_left:
             self.play(self.policy_card())
 
+    def random_playout(self, rnd: Callable[[], float]) -> None:
+        """Play to the end, each card drawn uniformly from the legal ones (``rnd()``
+        in [0, 1) picks the n-th)."""
+        while self.tricks_left:
+            legal = self.legal()
+            for _ in range(int(rnd() * legal.bit_count())):
+                legal &= legal - 1
+            self.play((legal & -legal).bit_length() - 1)
+
 
 def rollout_value(sim: Sim, side: int) -> tuple[float, int]:
     """Play ``sim`` (a copy is used) to the end with the default policy."""
@@ -207,17 +231,31 @@ def rollout_value(sim: Sim, side: int) -> tuple[float, int]:
     return s.value(side), s.units
 
 
-def search(sim: Sim, side: int) -> tuple[float, int]:
-    """Exact minimax (alpha-beta) value of ``sim`` for ``side``, and nodes visited."""
-    nodes = [0]
-    value = _alphabeta(sim, side, -1e9, 1e9, nodes)
+#: An exact search asks its budget whether to stop once per this many nodes.
+CHECK_NODES = 32
+
+
+def search(sim: Sim, side: int, budget: Budget | None = None) -> tuple[float, int]:
+    """Exact minimax (alpha-beta) value of ``sim`` for ``side``, and nodes visited.
+    With a ``budget``, raises :class:`~engine.ai.budget.OutOfTime` as soon as it
+    says stop (checked every :data:`CHECK_NODES` nodes)."""
+    nodes = [0, CHECK_NODES]
+    value = _alphabeta(sim, side, -1e9, 1e9, nodes, budget)
     return value, nodes[0]
 
 
-def _alphabeta(sim: Sim, side: int, alpha: float, beta: float, nodes: list[int]) -> float:
+def _alphabeta(
+    sim: Sim, side: int, alpha: float, beta: float, nodes: list[int], budget: Budget | None
+) -> float:
     if not sim.tricks_left:
         nodes[0] += 2  # scoring a leaf costs about two card plays
         return sim.value(side)
+    if budget is not None:
+        nodes[1] -= 1
+        if not nodes[1]:
+            nodes[1] = CHECK_NODES
+            if budget.out():
+                raise OutOfTime
     legal = sim.legal()
     maximizing = sim.to_act % 2 == side
     # Try the policy's card first: it is usually best, which makes the cuts early.
@@ -228,7 +266,7 @@ def _alphabeta(sim: Sim, side: int, alpha: float, beta: float, nodes: list[int])
         child = sim.copy()
         child.play(c)
         nodes[0] += 1
-        v = _alphabeta(child, side, alpha, beta, nodes)
+        v = _alphabeta(child, side, alpha, beta, nodes, budget)
         if maximizing:
             if v > best:
                 best = v

@@ -26,7 +26,7 @@ def test_arena_ends_with_one_json_summary_line(
     )
     summary = json.loads(run.stdout.strip().splitlines()[-1])
     assert set(summary) == {
-        "variant", "a", "b", "deals", "points_per_deal", "ci95", "match_win_rate_a",
+        "variant", "a", "b", "deals", "clock", "points_per_deal", "ci95", "match_win_rate_a",
         "decision_ms",
     }
     assert (summary["variant"], summary["a"], summary["b"]) == (variant, a, b)
@@ -38,3 +38,24 @@ def test_arena_ends_with_one_json_summary_line(
     for level, t in summary["decision_ms"].items():
         assert level in (a, b) and set(t) == {"p50", "p95"} and t["p50"] <= t["p95"]
     assert "deals" in run.stderr  # the progress bar
+
+
+def test_arena_stops_starting_deals_after_its_time_and_reports_those_played() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "engine.arena", "--variant", "belote", "--a", "normal", "--b",
+         "easy", "--deals", "50", "--seconds", "0"],
+        capture_output=True, text=True, timeout=120, check=True,
+    )
+    summary = json.loads(run.stdout.strip().splitlines()[-1])
+    assert summary["deals"] == 1
+
+
+def test_the_perfect_player_and_the_fixed_work_hard_bot_play_in_the_arena() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "engine.arena", "--variant", "open_blot", "--a", "perfect",
+         "--b", "hard-work", "--deals", "1", "--budget", "0.005", "--clock", "cpu"],
+        capture_output=True, text=True, timeout=240, check=True,
+    )
+    summary = json.loads(run.stdout.strip().splitlines()[-1])
+    assert (summary["a"], summary["b"], summary["clock"]) == ("perfect", "hard-work", "cpu")
+    assert set(summary["decision_ms"]) == {"perfect", "hard-work"}

@@ -1,7 +1,7 @@
 import random
 
 from engine.actions import PLAY_ACTIONS
-from engine.ai import decide
+from engine.ai import WorkBudget, decide
 from engine.cards import CODES, card, mask_of
 from engine.observe import Observation
 from engine.result import TrickRecord
@@ -44,7 +44,7 @@ def _open_blot_endgame() -> Observation:
 def test_hard_finds_the_forced_win_in_a_known_endgame() -> None:
     obs = _open_blot_endgame()
     assert mask_of(c for c, _ in obs.stacks[0] if c is not None).bit_count() == 2
-    action = decide("hard", obs, random.Random(1), budget_s=0.05)
+    action = decide("hard", obs, random.Random(1), budget=WorkBudget(0.05))
     assert action.card == card("KC")
 
 
@@ -53,7 +53,7 @@ def test_the_normal_bot_misses_it_so_the_endgame_tests_search() -> None:
     assert action.card == card("AS")
 
 
-def test_hard_is_deterministic_for_a_seed() -> None:
+def test_hard_is_deterministic_for_a_seed_and_a_work_budget() -> None:
     from engine.deal import new_deal
     from engine.observe import observe
     from engine.rules import RuleSet
@@ -61,7 +61,7 @@ def test_hard_is_deterministic_for_a_seed() -> None:
 
     deal = new_deal(RuleSet.build("belote"), 0, shuffled_deck(random.Random(5)))
     obs = observe(deal, 1)
-    picks = {decide("hard", obs, random.Random(9), budget_s=0.02) for _ in range(3)}
+    picks = {decide("hard", obs, random.Random(9), budget=WorkBudget(0.02)) for _ in range(3)}
     assert len(picks) == 1
 
 

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine import commit, shuffled_deck
 from engine.cards import CODES
 from tests.engine.test_records import EXAMPLES, canonical
@@ -93,3 +95,8 @@ def test_it_ends_the_bench_with_one_json_line_per_variant() -> None:
     for variant in ("belote", "open_blot"):
         assert report[variant]["deals_per_s"] > 0
         assert report[variant]["us_per_action"] > 0
+        playouts = report["playouts"][variant]
+        assert playouts["engine_playouts_per_s"] > 0 and playouts["bare_playouts_per_s"] > 0
+        assert playouts["ratio"] == pytest.approx(
+            playouts["engine_playouts_per_s"] / playouts["bare_playouts_per_s"], abs=0.01
+        )

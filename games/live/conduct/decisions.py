@@ -16,7 +16,9 @@ from engine.observe import Observation
 
 
 def decide_for(level: str, obs: Observation, seed: str, budget_s: float) -> Action:
-    """What ``level`` plays from ``obs``; the seed makes a retried decision the same."""
+    """What ``level`` plays from ``obs``. A Hard bot's search stops at its deadline,
+    so a retried decision may choose differently; the move is submitted on the
+    version it was decided on either way."""
     return decide(level, obs, random.Random(seed), budget_s=budget_s)
 
 
