@@ -1,5 +1,6 @@
 """Models of the games app, one module per concern."""
 
+from games.models.analysis import DealAnalysis
 from games.models.matches import Deal, Match, Participant, ScoreRow
 from games.models.players import Player
 from games.models.presence import Presence
@@ -11,6 +12,7 @@ from games.models.tournaments import Entrant, Kind, Pairing, Tournament, Tournam
 __all__ = [
     "BotLevel",
     "Deal",
+    "DealAnalysis",
     "Entrant",
     "Kind",
     "Match",
