@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from games.views import accounts, help, language, lobby, matches, seating, tables, tournaments
+from games.views import analysis as analyses
 from games.views import replay as replays
 
 urlpatterns = [
@@ -58,6 +59,12 @@ urlpatterns = [
     path("matches/<int:pk>/", matches.match_detail, name="match"),
     path("matches/<int:pk>/deals/<int:number>/", matches.deal_detail, name="deal"),
     path("matches/<int:pk>/deals/<int:number>/replay/", replays.deal_replay, name="deal_replay"),
+    path("matches/<int:pk>/deals/<int:number>/analyse/", analyses.analyse, name="deal_analyse"),
+    path(
+        "matches/<int:pk>/deals/<int:number>/analysis/",
+        analyses.analysis_status,
+        name="deal_analysis_status",
+    ),
     path(
         "matches/<int:pk>/deals/<int:number>/record.json",
         matches.deal_record,

@@ -9,6 +9,7 @@ from django.shortcuts import render
 
 from games import access
 from games.models import Deal
+from games.views.analysis import match_accuracies
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -21,6 +22,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "rows": list(match.score_rows.select_related("deal").order_by("number")),
         "deals": list(match.deals.order_by("number")),
         "events": _events(match, participants),
+        "accuracies": match_accuracies(match, {p.index: p.shown_name for p in participants}),
     }
     return render(request, "games/match.html", context)
 

@@ -23,6 +23,7 @@ from engine.open_blot import NO_CARD, OpenBlotDeal
 from engine.record import deal_from
 from games import access
 from games.labels import trump_label
+from games.views.analysis import replay_context
 
 
 @dataclass
@@ -120,6 +121,7 @@ def deal_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "sides": _side_names(names, deal.seats),
         }
     )
+    context.update(replay_context(deal_row, step, names))
     return render(request, "games/replay.html", context)
 
 
