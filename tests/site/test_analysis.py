@@ -150,8 +150,10 @@ def test_the_replay_shows_the_analysis_at_each_step(belote_match, alice):
         assert f'data-honest="{card_step["honest"][key]}"' in row.group(0)
     chosen = re.findall(r'data-action-value="([^"]+)"[^>]*data-chosen', html)
     assert chosen == [card_step["chosen"]]
-    for seat in result["accuracy"]:
-        assert re.search(r'data-accuracy data-player="[^"]+"', html)
+    names = {p.index: p.shown_name for p in deal.match.participants.all()}
+    for seat, value in result["accuracy"].items():
+        assert f'data-accuracy data-player="{names[int(seat)]}"' in html
+        assert f"{value}%" in html
     marked = [s for s in result["steps"] if s.get("mark")]
     if marked:
         assert f'data-mark="{marked[0]["mark"]}"' in html
