@@ -56,8 +56,8 @@ def request_analysis(user: Any, deal: Deal) -> DealAnalysis:
         if pending >= MAX_PENDING:
             raise ServiceError(
                 _(
-                    "You already have %(count)d analyses waiting. Please ask again "
-                    "when one of them is done."
+                    "You already have as many analyses waiting as one person may "
+                    "(%(count)d). Please ask again when one of them is done."
                 )
                 % {"count": pending}
             )

@@ -90,7 +90,7 @@ def test_a_fourth_pending_analysis_is_refused_politely(make_table, alice):
         deals.append(finished(match))
     for deal in deals[:MAX_PENDING]:
         request_analysis(alice, deal)
-    with pytest.raises(ServiceError, match="already have 3 analyses waiting"):
+    with pytest.raises(ServiceError, match="already have as many analyses waiting"):
         request_analysis(alice, deals[-1])
     assert not DealAnalysis.objects.filter(deal=deals[-1]).exists()
     # Once one is done, the next may be asked for.
@@ -118,9 +118,8 @@ def test_the_runner_stores_values_marks_and_accuracy(belote_match, alice):
         assert action["seat"] == step["seat"]
         if "honest" in step:
             assert step["chosen"] in step["honest"] and len(step["honest"]) >= 2
-            assert step["loss"] == round(
-                max(step["honest"].values()) - step["honest"][step["chosen"]], 1
-            )
+            best = max(step["honest"].values())
+            assert step["loss"] == pytest.approx(best - step["honest"][step["chosen"]], abs=0.11)
         if "exact" in step:
             assert step["chosen"] == action["card"] and step["exact_loss"] >= 0
     # Exact values on the last two tricks: 8 cards, each in the graph.
