@@ -87,7 +87,9 @@ def claim_next() -> DealAnalysis | None:
 
 
 def run_next(
-    samples: int = SAMPLES, exact_tricks: int | None = None, par: bool = True
+    samples: int = SAMPLES,
+    exact_tricks: int | None = None,
+    par: bool | list[tuple[int, int]] = True,
 ) -> DealAnalysis | None:
     """Compute the oldest queued analysis and store it; ``None`` when none waits."""
     analysis = claim_next()
@@ -111,10 +113,11 @@ def analyse(
     analysis: DealAnalysis,
     samples: int = SAMPLES,
     exact_tricks: int | None = None,
-    par: bool = True,
+    par: bool | list[tuple[int, int]] = True,
 ) -> dict[str, Any]:
     """The stored result. ``exact_tricks`` limits exact values to the last tricks
-    (``None``: every card); ``par`` adds the bidding's par table."""
+    (``None``: every card); ``par`` adds the bidding's par table (a list: only
+    those ``(trump, taker)`` contracts)."""
     deal_row = analysis.deal
     record = deal_row.record()
     deal = deal_from(record)
@@ -164,5 +167,7 @@ def analyse(
         "accuracy": {str(seat): round(accuracy(ls) or 0.0, 1) for seat, ls in losses.items()},
     }
     if par:
-        result["par"] = [[t, s, v] for (t, s), v in sorted(par_table(record).items())]
+        contracts = None if par is True else par
+        table = par_table(record, contracts)
+        result["par"] = [[t, s, v] for (t, s), v in sorted(table.items())]
     return result

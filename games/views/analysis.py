@@ -12,7 +12,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from engine.cards import TRUMP_CODES
 from games import access
+from games.labels import trump_label
 from games.live.conduct import analyst
 from games.models import Deal, DealAnalysis, Match
 from games.services import ServiceError
@@ -40,9 +42,7 @@ def analysis_status(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if not deal.is_finished:
         return HttpResponse(status=403)
     analysis = DealAnalysis.objects.filter(deal=deal).first()
-    response = render(
-        request, "games/_analysis_status.html", {"analysis": analysis, "deal": deal}
-    )
+    response = render(request, "games/_analysis_status.html", {"analysis": analysis, "deal": deal})
     if analysis is not None and analysis.status == DealAnalysis.Status.DONE:
         response["HX-Refresh"] = "true"  # the values appear with the page
     return response
@@ -99,7 +99,27 @@ def replay_context(deal: Deal, step: int, names: dict[int, str]) -> dict[str, An
         if s.get("mark")
     ]
     context["graph"] = _graph(result, len(deal.actions), step)
+    context["par"] = _par_rows(result, names)
     return context
+
+
+def _par_rows(result: dict[str, Any], names: dict[int, str]) -> dict[str, Any] | None:
+    """The bidding's par table: rows by trump, columns by taker (card points of
+    the taker's side with all cards known)."""
+    par = result.get("par")
+    if not par:
+        return None
+    takers = sorted({taker for _, taker, _ in par})
+    by_trump: dict[int, dict[int, int]] = {}
+    for trump, taker, value in par:
+        by_trump.setdefault(trump, {})[taker] = value
+    return {
+        "takers": [names.get(t, "?") for t in takers],
+        "rows": [
+            (trump_label(TRUMP_CODES[t]), [by_trump[t].get(k) for k in takers])
+            for t in sorted(by_trump)
+        ],
+    }
 
 
 def match_accuracies(match: Match, names: dict[int, str]) -> list[dict[str, Any]]:

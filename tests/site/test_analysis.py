@@ -17,6 +17,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from engine.solver.solve import par_table
 from games.live.conduct import analyst
 from games.models import DealAnalysis
 from games.services import ServiceError
@@ -158,6 +159,17 @@ def test_the_replay_shows_the_analysis_at_each_step(belote_match, alice):
         assert f'data-mark="{marked[0]["mark"]}"' in html
     match_page = viewer.get(reverse("match", args=[deal.match_id])).content.decode()
     assert "data-match-analysis" in match_page and "data-accuracy" in match_page
+
+
+def test_the_par_table_is_stored_and_shown(belote_match, alice):
+    deal = finished(belote_match)
+    request_analysis(alice, deal)
+    # One contract of the table (each is a full exact solve; all 16 are the default).
+    run_next(samples=2, exact_tricks=1, par=[(0, 0)])
+    par = DealAnalysis.objects.get(deal=deal).result["par"]
+    assert par == [[0, 0, par_table(deal.record(), [(0, 0)])[(0, 0)]]]
+    html = client_for(alice).get(replay(deal)).content.decode()
+    assert "data-par-table" in html and f">{par[0][2]}<" in html
 
 
 def test_asking_starts_the_analyst_process_only_in_the_embedded_mode(
