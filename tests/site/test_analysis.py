@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 
 from engine.solver.solve import par_table
@@ -159,6 +160,24 @@ def test_the_replay_shows_the_analysis_at_each_step(belote_match, alice):
         assert f'data-mark="{marked[0]["mark"]}"' in html
     match_page = viewer.get(reverse("match", args=[deal.match_id])).content.decode()
     assert "data-match-analysis" in match_page and "data-accuracy" in match_page
+
+
+def test_numbers_in_the_hooks_and_the_graph_are_never_localized(belote_match, alice):
+    deal = finished(belote_match)
+    request_analysis(alice, deal)
+    fast_run()
+    result = DealAnalysis.objects.get(deal=deal).result
+    step = next(s for s in result["steps"] if "honest" in s)
+    viewer = Client()  # a visitor reading in French
+    viewer.cookies["django_language"] = "fr"
+    html = viewer.get(replay(deal, step["step"])).content.decode()
+    assert "Analyse" in html and 'lang="fr"' in html
+    for value in re.findall(r'data-honest="([^"]*)"', html):
+        assert "," not in value and float(value) in step["honest"].values()
+    svg = re.search(r"<svg.*?</svg>", html, re.S)
+    assert svg is not None
+    coordinates = re.findall(r'(?:x1|y1|x2|y2|viewBox)="([^"]*)"', svg.group(0))
+    assert len(coordinates) == 9 and not any("," in c for c in coordinates)
 
 
 def test_the_par_table_is_stored_and_shown(belote_match, alice):
