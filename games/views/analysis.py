@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from engine.cards import TRUMP_CODES
@@ -81,6 +82,7 @@ def replay_context(deal: Deal, step: int, names: dict[int, str]) -> dict[str, An
         context["evals"] = [
             {
                 "key": k,
+                "label": choice_label(k),
                 "honest": honest.get(k),
                 "exact": exact.get(k),
                 "chosen": k == here.get("chosen"),
@@ -120,6 +122,17 @@ def _par_rows(result: dict[str, Any], names: dict[int, str]) -> dict[str, Any] |
             for t in sorted(by_trump)
         ],
     }
+
+
+def choice_label(key: str) -> str:
+    """A choice as a player reads it: ``10♥``, "Pass", "Take", "Choose ♠"."""
+    if key == "pass":
+        return _("Pass")
+    if key == "take":
+        return _("Take")
+    if key.startswith("choose:"):
+        return _("Choose %(suit)s") % {"suit": trump_label(key.split(":", 1)[1])}
+    return ("10" if key[0] == "T" else key[0]) + trump_label(key[1])
 
 
 def match_accuracies(match: Match, names: dict[int, str]) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ from engine.open_blot import NO_CARD, OpenBlotDeal
 from engine.record import deal_from
 from games import access
 from games.labels import trump_label
-from games.views.analysis import replay_context
+from games.views.analysis import choice_label, replay_context
 
 
 @dataclass
@@ -38,7 +38,7 @@ class SeatView:
 
 
 def _card_text(code: str) -> str:
-    return ("10" if code[0] == "T" else code[0]) + trump_label(code[1])
+    return choice_label(code)
 
 
 def _describe(action: dict[str, Any], names: dict[int, str]) -> str:
