@@ -332,6 +332,10 @@ LOGGING = {
 BLOT_CONDUCTOR = env_str("BLOT_CONDUCTOR", "external" if _REDIS_URL else "inprocess")
 if BLOT_CONDUCTOR not in ("inprocess", "external"):
     raise ImproperlyConfigured("BLOT_CONDUCTOR must be 'inprocess' or 'external'")
+#: Deal analyses (issue 26) run in their own process at nice 19 on one core
+#: (games/live/conduct/analyst.py): "on" starts it (the worker's child, or on request
+#: in the embedded default); "off" leaves the queue to `manage.py analyse` run apart.
+BLOT_ANALYST = env_str("BLOT_ANALYST", "on")
 #: How long a finished deal's result stays on screen before the next deal's first move.
 BLOT_NEXT_DEAL_PAUSE_MS = env_int("BLOT_NEXT_DEAL_PAUSE_MS", 2500)
 #: Thinking time of a Hard bot at a live table (issue 4: at most 0.5 s).

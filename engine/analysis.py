@@ -118,7 +118,9 @@ def honest_values(deal: Deal, rng: random.Random, samples: int = SAMPLES) -> dic
     return {k: v / samples for k, v in totals.items()}
 
 
-def honest_steps(record: DealRecord, seed: int = 0) -> Iterator[HonestStep]:
+def honest_steps(
+    record: DealRecord, seed: int = 0, samples: int = SAMPLES
+) -> Iterator[HonestStep]:
     """Every decision of a finished record that had a choice (two or more legal
     bids or cards), with each option's honest value."""
     deal = deal_from(record)
@@ -127,7 +129,7 @@ def honest_steps(record: DealRecord, seed: int = 0) -> Iterator[HonestStep]:
         action = Action.from_dict(raw)
         choices = [a for a in deal.legal_actions() if a.type != DECLARE]
         if action.type != DECLARE and len(choices) > 1:
-            values = honest_values(deal, rng)
+            values = honest_values(deal, rng, samples)
             yield HonestStep(index, action.seat, action_key(action), values)
         deal.apply(action)
 

@@ -15,6 +15,7 @@ from games.views import (
     tables,
     tournaments,
 )
+from games.views import analysis as analyses
 from games.views import replay as replays
 from games.views import social as social_views
 from games.views.login import LoginView
@@ -93,6 +94,12 @@ urlpatterns = [
     path("matches/<int:pk>/", matches.match_detail, name="match"),
     path("matches/<int:pk>/deals/<int:number>/", matches.deal_detail, name="deal"),
     path("matches/<int:pk>/deals/<int:number>/replay/", replays.deal_replay, name="deal_replay"),
+    path("matches/<int:pk>/deals/<int:number>/analyse/", analyses.analyse, name="deal_analyse"),
+    path(
+        "matches/<int:pk>/deals/<int:number>/analysis/",
+        analyses.analysis_status,
+        name="deal_analysis_status",
+    ),
     path(
         "matches/<int:pk>/deals/<int:number>/record.json",
         matches.deal_record,

@@ -1,5 +1,6 @@
 """Models of the games app, one module per concern."""
 
+from games.models.analysis import DealAnalysis
 from games.models.chat import (
     ChatMessage,
     ChatMute,
@@ -29,6 +30,7 @@ __all__ = [
     "ChatReport",
     "ChatSilence",
     "Deal",
+    "DealAnalysis",
     "Entrant",
     "Follow",
     "Kind",

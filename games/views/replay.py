@@ -23,6 +23,7 @@ from engine.open_blot import NO_CARD, OpenBlotDeal
 from engine.record import deal_from
 from games import access
 from games.labels import bid_label, contract_label, trump_label
+from games.views.analysis import choice_label, replay_context
 
 
 @dataclass
@@ -37,7 +38,7 @@ class SeatView:
 
 
 def _card_text(code: str) -> str:
-    return ("10" if code[0] == "T" else code[0]) + trump_label(code[1])
+    return choice_label(code)
 
 
 def _describe(action: dict[str, Any], names: dict[int, str]) -> str:
@@ -124,6 +125,7 @@ def deal_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "sides": _side_names(names, deal.seats),
         }
     )
+    context.update(replay_context(deal_row, step, names))
     return render(request, "games/replay.html", context)
 
 

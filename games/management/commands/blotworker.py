@@ -20,6 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from games.live.conduct import analyst
 from games.live.conduct.conductor import Conductor
 from games.live.conduct.decisions import ready, warm_up
 
@@ -88,6 +89,8 @@ class Command(BaseCommand):
         # SIGTERM (a service manager stopping the worker) ends it like Ctrl-C, so
         # the pool's processes are shut down with it instead of left behind.
         signal.signal(signal.SIGTERM, _interrupt)
+        # Deal analyses: one child process at nice 19 on one core, never this pool.
+        child = analyst.start(forever=True)
         try:
             with contextlib.suppress(KeyboardInterrupt):
                 conductor = Conductor(
@@ -98,5 +101,7 @@ class Command(BaseCommand):
                 )
                 asyncio.run(conductor.run())
         finally:
+            if child is not None:
+                child.terminate()
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)

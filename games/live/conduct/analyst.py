@@ -1,0 +1,69 @@
+"""The analyst: the one process that computes deal analyses (issue 26), apart
+from everything that plays.
+
+Why it never delays a bot's move or a clock:
+
+* it is its own OS process (``manage.py analyse``), started with
+  :func:`start`; the bots' decision pool, the conductor's event loop and its
+  database threads never run an analysis and never wait for one (the conductor
+  does not import the analysis service at all);
+* before it computes anything it calls :func:`lower_priority`: ``nice`` 19, the
+  lowest priority, so the kernel gives it only the CPU time that the web and
+  worker processes (nice 0) leave unused — under contention its share against one
+  nice-0 process is 15/1024 of a core (Linux CFS weights);
+* it is single-threaded and pinned to one core (``sched_setaffinity``), so it
+  never holds more than one core whatever happens;
+* it takes one queued analysis at a time and writes only its own rows.
+
+Where it runs: with ``BLOT_CONDUCTOR=external`` the ``blotworker`` starts one as
+its child and stops it on exit; in the embedded default (``inprocess``) the web
+process starts one when an analysis is asked for, if none is alive; it exits
+once the queue is empty.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from django.conf import settings
+
+#: The analyst started by this process, if any.
+_child: subprocess.Popen[bytes] | None = None
+
+
+def lower_priority() -> None:
+    """Lowest CPU priority and a single core for the calling process."""
+    os.nice(19 - os.nice(0))
+    if hasattr(os, "sched_setaffinity"):
+        cores = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cores[-1]})
+
+
+def command(forever: bool) -> list[str]:
+    """The analyst's command line (the same interpreter and settings as ours)."""
+    args = [sys.executable, "-m", "django", "analyse"]
+    return [*args, "--forever"] if forever else args
+
+
+def start(forever: bool = False) -> subprocess.Popen[bytes] | None:
+    """Start the analyst unless this process's one is still alive; ``None`` when
+    analyses are computed elsewhere (``BLOT_ANALYST = "off"``)."""
+    global _child
+    if getattr(settings, "BLOT_ANALYST", "on") == "off":
+        return None
+    if _child is not None and _child.poll() is None:
+        return _child
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": os.environ.get(
+        "DJANGO_SETTINGS_MODULE", "blotsite.settings"
+    )}
+    _child = subprocess.Popen(command(forever), cwd=settings.BASE_DIR, env=env)
+    return _child
+
+
+def wake() -> None:
+    """An analysis was queued: in the embedded default start an analyst; with an
+    external worker its own analyst polls the queue."""
+    if settings.BLOT_CONDUCTOR == "inprocess":
+        start(forever=False)

@@ -1,0 +1,55 @@
+"""The analysis of a finished deal (issue 26): asked for by a person, computed by
+the analyst process (games.live.conduct.analyst), stored once done — a finished
+deal never changes, so neither does its analysis."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.models.matches import Deal
+
+
+class DealAnalysis(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    deal = models.OneToOneField(
+        Deal, on_delete=models.CASCADE, related_name="analysis", verbose_name=_("deal")
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.QUEUED
+    )
+    #: Decisions analysed so far and in all (progress shown while it runs).
+    done_steps = models.PositiveIntegerField(_("steps analysed"), default=0)
+    total_steps = models.PositiveIntegerField(_("steps to analyse"), default=0)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="deal_analyses",
+        verbose_name=_("requested by"),
+    )
+    requested_at = models.DateTimeField(_("requested"), default=timezone.now)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    result = models.JSONField(_("result"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["requested_at", "id"]
+        verbose_name = _("deal analysis")
+        verbose_name_plural = _("deal analyses")
+
+    def __str__(self) -> str:
+        return f"{self.deal} {self.status}"
+
+    @property
+    def percent(self) -> int:
+        if self.status == self.Status.DONE:
+            return 100
+        return 100 * self.done_steps // self.total_steps if self.total_steps else 0

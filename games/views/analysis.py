@@ -1,0 +1,147 @@
+"""Deal analyses on the site (issue 26): asking for one, its progress (polled by
+htmx every 2 s while queued or running), and what the replay and match pages show
+of it. Nothing of a deal still being played, for anybody (the replay's rule)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from engine.cards import TRUMP_CODES
+from games import access
+from games.labels import bid_label, trump_label
+from games.live.conduct import analyst
+from games.models import Deal, DealAnalysis, Match
+from games.services import ServiceError
+from games.services.analysis import request_analysis
+
+GRAPH_W, GRAPH_H = 320, 80
+
+
+@require_POST
+def analyse(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    deal = access.get_deal(request, pk, number)
+    try:
+        request_analysis(request.user, deal)
+    except ServiceError as exc:
+        if not deal.is_finished:  # nothing of a running deal, for anybody
+            return HttpResponse(exc.message, status=403)
+        messages.error(request, exc.message)
+    else:
+        analyst.wake()
+    return redirect(reverse("deal_replay", args=[pk, number]) + "?" + request.GET.urlencode())
+
+
+def analysis_status(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    deal = access.get_deal(request, pk, number)
+    if not deal.is_finished:
+        return HttpResponse(status=403)
+    analysis = DealAnalysis.objects.filter(deal=deal).first()
+    response = render(request, "games/_analysis_status.html", {"analysis": analysis, "deal": deal})
+    if analysis is not None and analysis.status == DealAnalysis.Status.DONE:
+        response["HX-Refresh"] = "true"  # the values appear with the page
+    return response
+
+
+def _graph(result: dict[str, Any], steps: int, step: int) -> dict[str, Any] | None:
+    points = result.get("graph") or []
+    if not points or not steps:
+        return None
+    top = max(162, *(v for _, v in points))
+    coords = " ".join(
+        f"{GRAPH_W * s / steps:.1f},{GRAPH_H - GRAPH_H * v / top:.1f}" for s, v in points
+    )
+    return {
+        "w": GRAPH_W,
+        "h": GRAPH_H,
+        "points": coords,
+        "mid": GRAPH_H / 2,
+        "x": round(GRAPH_W * step / steps, 1),
+    }
+
+
+def replay_context(deal: Deal, step: int, names: dict[int, str]) -> dict[str, Any]:
+    """What the replay page shows of the deal's analysis at ``step`` (the
+    decision taken from the position shown: the action at index ``step``)."""
+    analysis = DealAnalysis.objects.filter(deal=deal).first()
+    context: dict[str, Any] = {"analysis": analysis}
+    if analysis is None or analysis.status != DealAnalysis.Status.DONE or not analysis.result:
+        return context
+    result = analysis.result
+    here = next((s for s in result["steps"] if s["step"] == step), None)
+    if here is not None:
+        honest = here.get("honest", {})
+        exact = here.get("exact", {})
+        keys = sorted(set(honest) | set(exact), key=lambda k: -honest.get(k, exact.get(k, 0)))
+        context["evals"] = [
+            {
+                "key": k,
+                "label": choice_label(k),
+                "honest": honest.get(k),
+                "exact": exact.get(k),
+                "chosen": k == here.get("chosen"),
+            }
+            for k in keys
+        ]
+        context["eval_step"] = here
+        context["eval_name"] = names.get(here["seat"], "?")
+    context["accuracies"] = [
+        {"name": names.get(int(seat), "?"), "value": value}
+        for seat, value in sorted(result.get("accuracy", {}).items())
+    ]
+    context["marks"] = [
+        {"step": s["step"], "mark": s["mark"], "name": names.get(s["seat"], "?")}
+        for s in result["steps"]
+        if s.get("mark")
+    ]
+    context["graph"] = _graph(result, len(deal.actions), step)
+    context["par"] = _par_rows(result, names)
+    return context
+
+
+def _par_rows(result: dict[str, Any], names: dict[int, str]) -> dict[str, Any] | None:
+    """The bidding's par table: rows by trump, columns by taker (card points of
+    the taker's side with all cards known)."""
+    par = result.get("par")
+    if not par:
+        return None
+    takers = sorted({taker for _, taker, _ in par})
+    by_trump: dict[int, dict[int, int]] = {}
+    for trump, taker, value in par:
+        by_trump.setdefault(trump, {})[taker] = value
+    return {
+        "takers": [names.get(t, "?") for t in takers],
+        "rows": [
+            (trump_label(TRUMP_CODES[t]), [by_trump[t].get(k) for k in takers])
+            for t in sorted(by_trump)
+        ],
+    }
+
+
+def choice_label(key: str) -> str:
+    """A choice as a player reads it: ``10♥``, "Pass", "Take", "Choose ♠"."""
+    if key in ("pass", "take"):
+        return bid_label(key)
+    if key.startswith("choose:"):
+        code = key.split(":", 1)[1]
+        return bid_label("choose", TRUMP_CODES.index(code) if code in TRUMP_CODES else None)
+    return ("10" if key[0] == "T" else key[0]) + trump_label(key[1])
+
+
+def match_accuracies(match: Match, names: dict[int, str]) -> list[dict[str, Any]]:
+    """Each player's accuracy over the match's analysed deals (the mean of their
+    per-deal figures), and how many deals that covers."""
+    per_seat: dict[int, list[float]] = {}
+    done = DealAnalysis.objects.filter(deal__match=match, status=DealAnalysis.Status.DONE)
+    for analysis in done:
+        for seat, value in (analysis.result or {}).get("accuracy", {}).items():
+            per_seat.setdefault(int(seat), []).append(value)
+    return [
+        {"name": names.get(seat, "?"), "value": round(sum(vs) / len(vs), 1), "deals": len(vs)}
+        for seat, vs in sorted(per_seat.items())
+    ]

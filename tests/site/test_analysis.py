@@ -1,0 +1,258 @@
+"""Deal analyses (issue 26): asked for on a finished deal only (players,
+spectators and staff alike get nothing of a running one), at most three pending
+per person, never queued twice; computed by the analyst process at the lowest
+priority, and shown in the replay and on the match page."""
+
+from __future__ import annotations
+
+import ast
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from engine.solver.solve import par_table
+from games.live.conduct import analyst
+from games.models import DealAnalysis
+from games.services import ServiceError
+from games.services.analysis import MAX_PENDING, request_analysis, run_next
+from games.services.matches import finish_deal
+from tests.site.conftest import client_for, play_out
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def no_analyst_process(settings):
+    settings.BLOT_ANALYST = "off"
+
+
+@pytest.fixture
+def belote_match(make_table, alice):
+    table = make_table(alice, "belote", fmt="best_of:3", others=["easy", "normal", "hard"])
+    return table.matches.get()
+
+
+def finished(match, seed: int = 3):
+    deal = play_out(match.deals.get(), random.Random(seed))
+    finish_deal(deal)
+    deal.refresh_from_db()
+    return deal
+
+
+def replay(deal, step: int | None = None) -> str:
+    base = reverse("deal_replay", args=[deal.match_id, deal.number])
+    return base if step is None else f"{base}?step={step}"
+
+
+def analyse_url(deal) -> str:
+    return reverse("deal_analyse", args=[deal.match_id, deal.number])
+
+
+def fast_run():
+    # Few samples and exact values on the last two tricks only: the same code as
+    # the analyst's full run, in a fraction of the time.
+    return run_next(samples=3, exact_tricks=2, par=False)
+
+
+def test_a_running_deal_is_never_analysed_nor_shown(belote_match, alice, make_user, client):
+    deal = belote_match.deals.get()
+    staff = make_user("root", is_staff=True, is_superuser=True)
+    for user in (alice, staff):
+        with pytest.raises(ServiceError):
+            request_analysis(user, deal)
+    for viewer in (client_for(alice), client, client_for(staff)):  # player, spectator, staff
+        assert viewer.post(analyse_url(deal)).status_code == 403
+        status = reverse("deal_analysis_status", args=[deal.match_id, deal.number])
+        assert viewer.get(status).status_code == 403
+        html = viewer.get(replay(deal)).content.decode()
+        assert "data-eval" not in html and 'data-action="analyse"' not in html
+    assert not DealAnalysis.objects.exists()
+
+
+def test_asking_twice_queues_one_analysis(belote_match, alice, make_user):
+    deal = finished(belote_match)
+    first = request_analysis(alice, deal)
+    again = request_analysis(make_user("bob"), deal)
+    assert again.pk == first.pk and DealAnalysis.objects.count() == 1
+    assert first.status == "queued"
+
+
+def test_a_fourth_pending_analysis_is_refused_politely(make_table, alice):
+    deals = []
+    for _ in range(MAX_PENDING + 1):
+        match = make_table(alice, "belote", fmt="best_of:3", others=["easy"] * 3).matches.get()
+        deals.append(finished(match))
+    for deal in deals[:MAX_PENDING]:
+        request_analysis(alice, deal)
+    with pytest.raises(ServiceError, match="already have as many analyses waiting"):
+        request_analysis(alice, deals[-1])
+    assert not DealAnalysis.objects.filter(deal=deals[-1]).exists()
+    # Once one is done, the next may be asked for.
+    fast_run()
+    assert request_analysis(alice, deals[-1]).status == "queued"
+
+
+def test_anonymous_visitors_cannot_queue(belote_match, client):
+    deal = finished(belote_match)
+    client.post(analyse_url(deal))
+    assert not DealAnalysis.objects.exists()
+    assert 'data-action="analyse"' not in client.get(replay(deal)).content.decode()
+
+
+def test_the_runner_stores_values_marks_and_accuracy(belote_match, alice):
+    deal = finished(belote_match)
+    request_analysis(alice, deal)
+    done = fast_run()
+    assert done is not None and done.status == "done" and done.percent == 100
+    result = done.result
+    seats = {a["seat"] for a in deal.actions}
+    assert {int(s) for s in result["accuracy"]} <= seats and result["accuracy"]
+    for step in result["steps"]:
+        action = deal.actions[step["step"]]
+        assert action["seat"] == step["seat"]
+        if "honest" in step:
+            assert step["chosen"] in step["honest"] and len(step["honest"]) >= 2
+            best = max(step["honest"].values())
+            assert step["loss"] == pytest.approx(best - step["honest"][step["chosen"]], abs=0.11)
+        if "exact" in step:
+            assert step["chosen"] == action["card"] and step["exact_loss"] >= 0
+    # Exact values on the last two tricks: 8 cards, each in the graph.
+    assert sum("exact" in s for s in result["steps"]) == 8 == len(result["graph"])
+    # Stored once: nothing more is queued.
+    assert fast_run() is None
+
+
+def test_the_replay_shows_the_analysis_at_each_step(belote_match, alice):
+    deal = finished(belote_match)
+    viewer = client_for(alice)
+    page = viewer.get(replay(deal)).content.decode()
+    assert 'data-action="analyse"' in page
+    response = viewer.post(analyse_url(deal))
+    assert response.status_code == 302
+    assert 'data-analysis-status="queued"' in viewer.get(replay(deal)).content.decode()
+    assert 'hx-trigger="every 2s"' in viewer.get(replay(deal)).content.decode()
+    fast_run()
+    result = DealAnalysis.objects.get(deal=deal).result
+    card_step = next(s for s in result["steps"] if "exact" in s and "honest" in s)
+    html = viewer.get(replay(deal, card_step["step"])).content.decode()
+    assert 'data-analysis-status="done"' in html and "<svg" in html
+    for key, value in card_step["exact"].items():
+        row = re.search(rf'<tr data-eval data-action-value="{key}"[^>]*>', html)
+        assert row is not None
+        assert f'data-exact="{value}"' in row.group(0)
+        assert f'data-honest="{card_step["honest"][key]}"' in row.group(0)
+    chosen = re.findall(r'data-action-value="([^"]+)"[^>]*data-chosen', html)
+    assert chosen == [card_step["chosen"]]
+    names = {p.index: p.shown_name for p in deal.match.participants.all()}
+    for seat, value in result["accuracy"].items():
+        assert f'data-accuracy data-player="{names[int(seat)]}"' in html
+        assert f"{value}%" in html
+    marked = [s for s in result["steps"] if s.get("mark")]
+    if marked:
+        assert f'data-mark="{marked[0]["mark"]}"' in html
+    match_page = viewer.get(reverse("match", args=[deal.match_id])).content.decode()
+    assert "data-match-analysis" in match_page and "data-accuracy" in match_page
+
+
+def test_numbers_in_the_hooks_and_the_graph_are_never_localized(belote_match, alice):
+    deal = finished(belote_match)
+    request_analysis(alice, deal)
+    fast_run()
+    result = DealAnalysis.objects.get(deal=deal).result
+    step = next(s for s in result["steps"] if "honest" in s)
+    viewer = Client()  # a visitor reading in French
+    viewer.cookies["django_language"] = "fr"
+    html = viewer.get(replay(deal, step["step"])).content.decode()
+    assert "Analyse" in html and 'lang="fr"' in html
+    for value in re.findall(r'data-honest="([^"]*)"', html):
+        assert "," not in value and float(value) in step["honest"].values()
+    svg = re.search(r"<svg.*?</svg>", html, re.S)
+    assert svg is not None
+    coordinates = re.findall(r'(?:x1|y1|x2|y2|viewBox)="([^"]*)"', svg.group(0))
+    assert len(coordinates) == 9 and not any("," in c for c in coordinates)
+
+
+def test_the_par_table_is_stored_and_shown(belote_match, alice):
+    deal = finished(belote_match)
+    request_analysis(alice, deal)
+    # One contract of the table (each is a full exact solve; all 16 are the default).
+    run_next(samples=2, exact_tricks=1, par=[(0, 0)])
+    par = DealAnalysis.objects.get(deal=deal).result["par"]
+    assert par == [[0, 0, par_table(deal.record(), [(0, 0)])[(0, 0)]]]
+    html = client_for(alice).get(replay(deal)).content.decode()
+    assert "data-par-table" in html and f">{par[0][2]}<" in html
+
+
+def test_asking_starts_the_analyst_process_only_in_the_embedded_mode(
+    belote_match, alice, settings, monkeypatch
+):
+    started = []
+
+    class FakePopen:
+        def __init__(self, args, **kwargs):
+            started.append(args)
+
+        def poll(self):
+            return None
+
+    monkeypatch.setattr(analyst.subprocess, "Popen", FakePopen)
+    monkeypatch.setattr(analyst, "_child", None)
+    settings.BLOT_ANALYST = "on"
+    settings.BLOT_CONDUCTOR = "inprocess"
+    deal = finished(belote_match)
+    client_for(alice).post(analyse_url(deal))
+    client_for(alice).post(analyse_url(deal))  # the live one is reused
+    assert started == [[sys.executable, "-m", "django", "analyse"]]
+    settings.BLOT_CONDUCTOR = "external"  # the worker's own analyst polls the queue
+    monkeypatch.setattr(analyst, "_child", None)
+    analyst.wake()
+    assert len(started) == 1
+
+
+def test_the_analyst_lowers_its_priority_before_any_work(belote_match, alice, monkeypatch):
+    order = []
+    monkeypatch.setattr(analyst, "lower_priority", lambda: order.append("nice"))
+    import games.management.commands.analyse as command
+
+    monkeypatch.setattr(command, "run_next", lambda **kw: order.append("run"))
+    call_command("analyse")
+    assert order == ["nice", "run"]
+
+
+def test_lower_priority_means_nice_19_on_one_core():
+    code = (
+        "import os; from games.live.conduct.analyst import lower_priority; "
+        "lower_priority(); print(os.nice(0), len(os.sched_getaffinity(0)))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "blotsite.settings"},
+    ).stdout.split()
+    assert out == ["19", "1"]
+
+
+def test_the_bots_decision_path_never_touches_analyses():
+    # The conductor and its decisions never import the analysis service or the
+    # engine's analysis, so a bot's move can never wait on one.
+    root = Path(__file__).resolve().parents[2] / "games" / "live"
+    for path in root.rglob("*.py"):
+        if path.name == "analyst.py":
+            continue
+        tree = ast.parse(path.read_text())
+        names = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module} | {
+            a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+        }
+        assert not any("analysis" in name or "analyst" in name for name in names), path
