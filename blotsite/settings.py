@@ -101,7 +101,10 @@ _DATABASE_URL = env_str("DATABASE_URL")
 BLOT_DB_POOL = env_bool("BLOT_DB_POOL", True)
 BLOT_DB_POOL_MIN = env_int("BLOT_DB_POOL_MIN", 2)
 BLOT_DB_POOL_MAX = env_int("BLOT_DB_POOL_MAX", 10)
-BLOT_DB_POOL_TIMEOUT_S = env_int("BLOT_DB_POOL_TIMEOUT_S", 30)
+# Short enough that a database outage shows as an error within seconds (the
+# worker then forgives the heartbeats the outage froze; a call that merely waited
+# the outage out would judge connected players away), long enough for a burst.
+BLOT_DB_POOL_TIMEOUT_S = env_int("BLOT_DB_POOL_TIMEOUT_S", 5)
 if _DATABASE_URL:
     # Health checks: with the pool, each connection is checked as it is handed
     # out, so after PostgreSQL restarted a dead one is replaced, not used.

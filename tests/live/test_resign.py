@@ -147,6 +147,23 @@ def test_the_conductor_ends_a_bot_match_whose_player_went_away(make_table, alice
     assert running_bot_tables(alice) == 0
 
 
+def test_a_stale_heartbeat_does_not_end_the_match(make_table, alice) -> None:
+    """After a database outage every heartbeat is stale: a stand-in may play for
+    the person, but the match is not ended, as only a closed connection proves
+    they went."""
+    table = bot_match(make_table, alice, "open_blot")
+    presence.opened(table.pk, "ch", alice.pk, 0)
+    gone = timezone.now() - timedelta(seconds=table.disconnect_grace_seconds + 5)
+    Presence.objects.filter(table=table).update(last_seen=gone)  # open, not heard from
+    Table.objects.filter(pk=table.pk).update(turn_started_at=gone)
+    for _ in range(4):
+        act_if_due(table.pk, now=later())
+    match = table.current_match()
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING
+    assert not match.events.exists()
+
+
 def test_a_timed_out_seat_is_marked_and_played_at_bot_time_until_taken_back(duel, alice, bob):
     presence.opened(duel.pk, "a", alice.pk, 0)
     presence.opened(duel.pk, "b", bob.pk, 1)

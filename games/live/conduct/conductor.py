@@ -179,15 +179,17 @@ def _people_indexes(table: Table) -> list[int]:
 
 
 def nobody_watches(table: Table, away_seat: int, now: datetime) -> bool:
-    """Every person seated at the table has left or is away (no connection past
-    their grace), ``away_seat`` being one of them. Asked only when a stand-in is
-    about to play for someone away, so a normal move never pays for it."""
+    """Every person seated at the table has left, or closed every connection to
+    it longer ago than their grace (``away_seat`` is one of them). Asked only
+    when a stand-in is about to play for someone away, so a normal move never
+    pays for it. Ending a match cannot be undone, so a stale heartbeat is not
+    enough (after a database outage every heartbeat is stale): only a
+    connection that said it closed counts."""
     grace = timedelta(seconds=table.disconnect_grace_seconds)
-    since = table.turn_started_at or now
-    for seat in table.seats.filter(user__isnull=False).exclude(index=away_seat):
+    for seat in table.seats.filter(user__isnull=False):
         if seat.left_at is not None:
             continue
-        gone = presence.away_since(table, seat.index, since=since)
+        gone = presence.closed_since(table, seat.index)
         if gone is None or gone + grace > now:
             return False
     return True

@@ -144,6 +144,19 @@ def away_since(table: Table, seat: int, since: datetime) -> datetime | None:
     return closed_at or last_seen
 
 
+def closed_since(table: Table, seat: int) -> datetime | None:
+    """When the seat's player closed their last connection to the table, or
+    ``None`` while any connection is open, however stale its heartbeat, or none
+    is recorded: only a connection that said it closed proves they went (a
+    missing heartbeat or row may be a database outage's, not theirs)."""
+    rows = select_values(
+        Presence, ("closed_at",), "t.table_id = %s AND t.seat_index = %s", [table.pk, seat]
+    )
+    if not rows or any(closed is None for (closed,) in rows):
+        return None
+    return max(closed for (closed,) in rows)
+
+
 def online(user_ids: Iterable[int]) -> set[int]:
     """Which of ``user_ids`` have a live connection now: any page with their own
     socket, or a table. After an outage a stale heartbeat still counts."""
