@@ -44,7 +44,9 @@ def lower_priority() -> None:
 def command(forever: bool) -> list[str]:
     """The analyst's command line (the same interpreter and settings as ours)."""
     args = [sys.executable, "-m", "django", "analyse"]
-    return [*args, "--forever"] if forever else args
+    # The worker's analyst is told its parent's pid: it ends when the worker does,
+    # even if the worker died before the analyst's start-up was done.
+    return [*args, "--forever", "--parent", str(os.getpid())] if forever else args
 
 
 def start(forever: bool = False) -> subprocess.Popen[bytes] | None:

@@ -40,9 +40,13 @@ def warm_up(parent: int | None = None) -> None:
     with contextlib.suppress(OSError, AttributeError):  # not on every system
         os.nice(NICENESS)
     if parent is not None:
-        threading.Thread(
-            target=_end_with, args=(parent,), name="end-with-worker", daemon=True
-        ).start()
+        end_with(parent)
+
+
+def end_with(parent: int) -> None:
+    """End this process when ``parent`` is gone, however it went (SIGKILL too):
+    a worker's helper processes must not run on with no worker (issue 22)."""
+    threading.Thread(target=_end_with, args=(parent,), name="end-with-worker", daemon=True).start()
 
 
 def _end_with(parent: int) -> None:

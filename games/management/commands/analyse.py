@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games.live.conduct import analyst
+from games.live.conduct import analyst, decisions
 from games.services.analysis import run_next
 
 
@@ -22,11 +22,16 @@ class Command(BaseCommand):
         )
         parser.add_argument("--poll", type=float, default=2.0, help="Seconds between polls.")
         parser.add_argument(
+            "--parent", type=int, default=None, help="End when the process with this pid has."
+        )
+        parser.add_argument(
             "--samples", type=int, default=None, help="Samples per honest value."
         )
 
     def handle(self, *args: object, **options: Any) -> None:
         analyst.lower_priority()  # first, before any work
+        if options["parent"] is not None:  # the worker's analyst ends with the worker
+            decisions.end_with(options["parent"])
         kwargs = {} if options["samples"] is None else {"samples": options["samples"]}
         while True:
             done = run_next(**kwargs)
