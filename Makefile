@@ -22,10 +22,12 @@ install: $(STAMP)
 
 # The suite runs in TEST_WORKERS processes (pytest-xdist), a file per worker at
 # a time (a file's module fixtures start their servers once); TEST_WORKERS=0
-# runs it in this one process.
+# runs it in this one process. The fault tests (real outages, timed recovery)
+# run afterwards on their own, with the machine to themselves.
 TEST_WORKERS ?= 3
 test: lint
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --ignore=tests/faults $(PYTEST_ARGS)
+	$(BIN)/python -m pytest tests/faults $(PYTEST_ARGS)
 
 # Style, the declared layers (pyproject.toml [tool.importlinter]) and types:
 # strict on the engine, the default level on the site ([tool.mypy]).

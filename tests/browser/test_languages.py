@@ -12,9 +12,13 @@ BOT_DELAY_MS = 150
 
 
 def switch_language(page, code: str) -> None:
-    """Pick a language in the header's switcher (its script submits the form)."""
+    """Pick a language in the header's switcher (its script submits the form). On
+    a phone the switcher is in the header's menu: open it first."""
+    select = page.locator("header select[name=language]")
+    if not select.is_visible():
+        page.locator("[data-menu-button]").click()
     with page.expect_navigation():
-        page.locator("header select[name=language]").select_option(code)
+        select.select_option(code)
     assert page.locator("html").get_attribute("lang") == code
 
 

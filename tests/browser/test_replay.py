@@ -19,7 +19,11 @@ from django.contrib.auth import get_user_model
 from games.models import RuleSetConfig
 from games.services import tables
 from games.services.matches import deal_next, finish_deal
-user = get_user_model().objects.create_user("replayer", password="a-long-enough-Passw0rd")
+# The browser tests share one server: another test may have made this player.
+User = get_user_model()
+user = User.objects.filter(username="replayer").first() or User.objects.create_user(
+    "replayer", password="a-long-enough-Passw0rd"
+)
 table = tables.create_table(
     user=user, variant="belote", fmt="first_to:1001",
     rule_set=RuleSetConfig.objects.get(variant="belote", is_default=True),
