@@ -37,6 +37,13 @@ class DealAnalysis(models.Model):
         verbose_name=_("requested by"),
     )
     requested_at = models.DateTimeField(_("requested"), default=timezone.now)
+    #: While running: written every few seconds by the analyst that holds it (a
+    #: thread of its own, games.services.analysis.Heartbeat). Older than
+    #: STALE_AFTER means that analyst died, and the next claim queues it again.
+    beat_at = models.DateTimeField(_("last heartbeat"), null=True, blank=True)
+    #: How many times it was claimed: the holder writes only while the number is
+    #: still its own, so an analyst whose analysis was taken again writes nothing.
+    claim = models.PositiveIntegerField(_("claims"), default=0)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     result = models.JSONField(_("result"), null=True, blank=True)
 

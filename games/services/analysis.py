@@ -9,15 +9,32 @@ honest value (engine.analysis, sampled as the Hard bot samples), for every card
 played each legal card's exact value with all cards known (engine.solver), the
 loss and mark of the chosen action, and each seat's accuracy; plus the bidding's
 par table. A deal still being played is refused for everybody, staff included.
+
+An analyst may die mid-analysis (killed, its machine restarted). While it holds
+one, a thread of its own (:class:`Heartbeat`) writes ``beat_at`` every
+``BEAT_S`` seconds, whatever the analysis is busy with: a single step (the first
+card's exact values, a par-table contract) can take many seconds of CPU, and
+far longer at nice 19 on a busy machine, so progress is no sign of life but the
+thread is. Every claim first queues again any running analysis whose heartbeat
+is older than ``STALE_AFTER`` (:func:`release_stale`), so the next analyst to
+look — the worker's one within ``--poll`` seconds, or the one a status poll
+starts in the embedded mode — takes it up. Each claim numbers the analysis
+anew (``claim``); its holder writes progress and result only while the number
+is still its own, so an analyst that was wrongly thought dead stops at its next
+step and never overwrites the one that took over.
 """
 
 from __future__ import annotations
 
 import logging
 import random
+import threading
+from datetime import timedelta
+from types import TracebackType
 from typing import Any
 
-from django.db import transaction
+from django.db import connections, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -37,6 +54,18 @@ logger = logging.getLogger(__name__)
 MAX_PENDING = 3
 
 PENDING = (DealAnalysis.Status.QUEUED, DealAnalysis.Status.RUNNING)
+
+#: Seconds between two heartbeats of a running analysis.
+BEAT_S = 15.0
+#: A running analysis whose last heartbeat is older than this lost its analyst:
+#: eight missed beats, so a busy database or a starved nice-19 process is not
+#: taken for a dead one.
+STALE_AFTER = timedelta(minutes=2)
+
+
+class LostClaim(Exception):
+    """The analysis was claimed again (its heartbeat had gone stale): the work in
+    hand is dropped, and nothing of it is written."""
 
 
 def request_analysis(user: Any, deal: Deal) -> DealAnalysis:
@@ -73,17 +102,95 @@ def request_analysis(user: Any, deal: Deal) -> DealAnalysis:
         )
 
 
+def release_stale() -> int:
+    """Queue again every running analysis whose analyst stopped beating (none
+    beats for a row left running before heartbeats existed); how many. Its place
+    in the queue is kept."""
+    cutoff = timezone.now() - STALE_AFTER
+    return DealAnalysis.objects.filter(
+        Q(beat_at__lt=cutoff) | Q(beat_at__isnull=True), status=DealAnalysis.Status.RUNNING
+    ).update(status=DealAnalysis.Status.QUEUED, done_steps=0)
+
+
+def is_stale(analysis: DealAnalysis) -> bool:
+    """Running, but its analyst stopped beating: the next claim queues it again."""
+    return analysis.status == DealAnalysis.Status.RUNNING and (
+        analysis.beat_at is None or analysis.beat_at < timezone.now() - STALE_AFTER
+    )
+
+
+def waits_for_analyst(analysis: DealAnalysis | None) -> bool:
+    """Queued, or abandoned by a dead analyst: an analyst has work to take."""
+    return analysis is not None and (
+        analysis.status == DealAnalysis.Status.QUEUED or is_stale(analysis)
+    )
+
+
 def claim_next() -> DealAnalysis | None:
-    """Take the oldest queued analysis (running from now on), or ``None``. A
-    conditional update, so two analysts never take the same one."""
+    """Take the oldest queued analysis (running from now on, under a new claim
+    number), or ``None``; abandoned ones are queued again first. A conditional
+    update, so two analysts never take the same one."""
+    release_stale()
     for candidate in DealAnalysis.objects.filter(status=DealAnalysis.Status.QUEUED)[:5]:
         taken = DealAnalysis.objects.filter(
             pk=candidate.pk, status=DealAnalysis.Status.QUEUED
-        ).update(status=DealAnalysis.Status.RUNNING, done_steps=0)
+        ).update(
+            status=DealAnalysis.Status.RUNNING,
+            done_steps=0,
+            beat_at=timezone.now(),
+            claim=F("claim") + 1,
+        )
         if taken:
             candidate.refresh_from_db()
             return candidate
     return None
+
+
+def _held(analysis: DealAnalysis) -> Any:
+    """The analysis' row while ``analysis``'s claim still holds it."""
+    return DealAnalysis.objects.filter(
+        pk=analysis.pk, claim=analysis.claim, status=DealAnalysis.Status.RUNNING
+    )
+
+
+def beat(analysis: DealAnalysis) -> bool:
+    """Write the heartbeat of a claimed analysis; ``False`` once the claim is lost."""
+    return bool(_held(analysis).update(beat_at=timezone.now()))
+
+
+class Heartbeat:
+    """While the block runs, a thread beats for ``analysis`` every ``every``
+    seconds (its own database connection, closed when it stops). A failed write
+    (the database away for a moment) is logged and tried again at the next beat."""
+
+    def __init__(self, analysis: DealAnalysis, every: float = BEAT_S) -> None:
+        self.analysis = analysis
+        self.every = every
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="analysis-heartbeat", daemon=True)
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.wait(self.every):
+                try:
+                    beat(self.analysis)
+                except Exception:
+                    logger.exception("heartbeat of analysis %s failed", self.analysis.pk)
+        finally:
+            connections.close_all()  # this thread's connections only
+
+    def __enter__(self) -> Heartbeat:
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 def run_next(
@@ -96,17 +203,36 @@ def run_next(
     if analysis is None:
         return None
     try:
-        analysis.result = analyse(analysis, samples, exact_tricks, par)
+        with Heartbeat(analysis):
+            result = analyse(analysis, samples, exact_tricks, par)
+    except LostClaim:
+        logger.warning("analysis of deal %s was taken over by another analyst", analysis.deal_id)
+        return analysis
     except Exception:  # a failed analysis is shown as failed and may be asked again
         logger.exception("analysis of deal %s failed", analysis.deal_id)
+        _held(analysis).update(status=DealAnalysis.Status.FAILED)
         analysis.status = DealAnalysis.Status.FAILED
-        analysis.save(update_fields=["status"])
         return analysis
+    now = timezone.now()
+    if not _held(analysis).update(
+        result=result,
+        status=DealAnalysis.Status.DONE,
+        done_steps=analysis.total_steps,
+        finished_at=now,
+    ):
+        logger.warning("analysis of deal %s was taken over by another analyst", analysis.deal_id)
+        return analysis
+    analysis.result = result
     analysis.status = DealAnalysis.Status.DONE
     analysis.done_steps = analysis.total_steps
-    analysis.finished_at = timezone.now()
-    analysis.save(update_fields=["result", "status", "done_steps", "finished_at"])
+    analysis.finished_at = now
     return analysis
+
+
+def _progress(analysis: DealAnalysis, **fields: int) -> None:
+    """Write progress (a heartbeat too), or raise :class:`LostClaim`."""
+    if not _held(analysis).update(beat_at=timezone.now(), **fields):
+        raise LostClaim(analysis.pk)
 
 
 def analyse(
@@ -123,7 +249,7 @@ def analyse(
     deal = deal_from(record)
     rng = random.Random(deal_row.pk)
     actions = list(deal_row.actions)
-    DealAnalysis.objects.filter(pk=analysis.pk).update(total_steps=len(actions))
+    _progress(analysis, total_steps=len(actions))
     analysis.total_steps = len(actions)
     steps: list[dict[str, Any]] = []
     graph: list[list[float]] = []
@@ -159,7 +285,7 @@ def analyse(
         if len(entry) > 2:
             steps.append(entry)
         deal.apply(action)
-        DealAnalysis.objects.filter(pk=analysis.pk).update(done_steps=index + 1)
+        _progress(analysis, done_steps=index + 1)
     result: dict[str, Any] = {
         "samples": samples,
         "steps": steps,

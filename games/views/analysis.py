@@ -18,7 +18,7 @@ from games.labels import bid_label, trump_label
 from games.live.conduct import analyst
 from games.models import Deal, DealAnalysis, Match
 from games.services import ServiceError
-from games.services.analysis import request_analysis
+from games.services.analysis import request_analysis, waits_for_analyst
 
 GRAPH_W, GRAPH_H = 320, 80
 
@@ -42,6 +42,8 @@ def analysis_status(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if not deal.is_finished:
         return HttpResponse(status=403)
     analysis = DealAnalysis.objects.filter(deal=deal).first()
+    if waits_for_analyst(analysis):  # e.g. the embedded analyst died: start one
+        analyst.wake()
     response = render(request, "games/_analysis_status.html", {"analysis": analysis, "deal": deal})
     if analysis is not None and analysis.status == DealAnalysis.Status.DONE:
         response["HX-Refresh"] = "true"  # the values appear with the page

@@ -1,7 +1,8 @@
 """Deal analyses (issue 26): asked for on a finished deal only (players,
 spectators and staff alike get nothing of a running one), at most three pending
 per person, never queued twice; computed by the analyst process at the lowest
-priority, and shown in the replay and on the match page."""
+priority, taken up again when its analyst died, and shown in the replay and on
+the match page."""
 
 from __future__ import annotations
 
@@ -11,18 +12,30 @@ import random
 import re
 import subprocess
 import sys
+import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from engine.solver.solve import par_table
 from games.live.conduct import analyst
 from games.models import DealAnalysis
 from games.services import ServiceError
-from games.services.analysis import MAX_PENDING, request_analysis, run_next
+from games.services.analysis import (
+    MAX_PENDING,
+    STALE_AFTER,
+    Heartbeat,
+    LostClaim,
+    analyse,
+    claim_next,
+    request_analysis,
+    run_next,
+)
 from games.services.matches import finish_deal
 from tests.site.conftest import client_for, play_out
 
@@ -256,3 +269,87 @@ def test_the_bots_decision_path_never_touches_analyses():
             a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
         }
         assert not any("analysis" in name or "analyst" in name for name in names), path
+
+
+def left_running(deal, user, beat_age: timedelta) -> DealAnalysis:
+    """An analysis an analyst claimed and last beat for ``beat_age`` ago (its
+    analyst killed then, if that is older than STALE_AFTER)."""
+    request_analysis(user, deal)
+    taken = claim_next()
+    assert taken is not None and taken.status == "running"
+    DealAnalysis.objects.filter(pk=taken.pk).update(beat_at=timezone.now() - beat_age)
+    taken.refresh_from_db()
+    return taken
+
+
+def test_an_analysis_whose_analyst_died_is_taken_again_and_completes(belote_match, alice):
+    deal = finished(belote_match)
+    dead = left_running(deal, alice, STALE_AFTER + timedelta(seconds=1))
+    done = fast_run()
+    assert done is not None and done.pk == dead.pk
+    stored = DealAnalysis.objects.get(pk=dead.pk)
+    assert stored.status == "done" and stored.result and stored.claim == dead.claim + 1
+    assert stored.done_steps == stored.total_steps
+
+
+def test_a_running_analysis_with_a_fresh_heartbeat_is_not_taken(belote_match, alice):
+    deal = finished(belote_match)
+    alive = left_running(deal, alice, STALE_AFTER - timedelta(seconds=30))
+    assert fast_run() is None
+    stored = DealAnalysis.objects.get(pk=alive.pk)
+    assert stored.status == "running" and stored.claim == alive.claim and stored.result is None
+
+
+def test_a_row_left_running_without_any_heartbeat_is_taken_again(belote_match, alice):
+    # Rows running before heartbeats existed have none: their analyst is gone.
+    deal = finished(belote_match)
+    request_analysis(alice, deal)
+    DealAnalysis.objects.update(status="running", beat_at=None)
+    assert fast_run() is not None
+    assert DealAnalysis.objects.get().status == "done"
+
+
+def test_an_analyst_taken_for_dead_stops_and_writes_nothing(belote_match, alice):
+    deal = finished(belote_match)
+    slow = left_running(deal, alice, STALE_AFTER + timedelta(seconds=1))
+    successor = claim_next()  # queued again, then taken under a new claim
+    assert successor is not None and successor.claim == slow.claim + 1
+    with pytest.raises(LostClaim):
+        analyse(slow, samples=2, exact_tricks=1, par=False)
+    stored = DealAnalysis.objects.get(pk=slow.pk)
+    assert stored.claim == successor.claim and stored.done_steps == 0
+    # The successor's work is its own to finish.
+    result = analyse(successor, samples=2, exact_tricks=1, par=False)
+    assert result["steps"] and DealAnalysis.objects.get(pk=slow.pk).done_steps == len(deal.actions)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_heartbeat_thread_keeps_a_long_step_alive(belote_match, alice):
+    # A single step may take minutes at nice 19: the thread beats meanwhile.
+    deal = finished(belote_match)
+    held = left_running(deal, alice, STALE_AFTER + timedelta(minutes=1))
+    with Heartbeat(held, every=0.01):
+        for _ in range(1000):  # until the first beat lands (a wait, not a timing)
+            held.refresh_from_db()
+            if held.beat_at > timezone.now() - STALE_AFTER:
+                break
+            time.sleep(0.01)
+    assert held.beat_at > timezone.now() - STALE_AFTER
+    assert fast_run() is None  # not stale: nobody takes it
+
+
+def test_a_status_poll_starts_an_analyst_for_a_dead_ones_work(
+    belote_match, alice, settings, monkeypatch
+):
+    started = []
+    monkeypatch.setattr(analyst, "wake", lambda: started.append("wake"))
+    deal = finished(belote_match)
+    status = reverse("deal_analysis_status", args=[deal.match_id, deal.number])
+    analysis = left_running(deal, alice, STALE_AFTER - timedelta(seconds=30))
+    client_for(alice).get(status)
+    assert started == []  # alive: its analyst is at work
+    DealAnalysis.objects.filter(pk=analysis.pk).update(
+        beat_at=timezone.now() - STALE_AFTER - timedelta(seconds=1)
+    )
+    client_for(alice).get(status)
+    assert started == ["wake"]

@@ -1,6 +1,8 @@
 """``manage.py analyse``: compute queued deal analyses, one at a time, at the
 lowest CPU priority on one core (games.live.conduct.analyst says why that keeps
-bots and clocks undelayed)."""
+bots and clocks undelayed). Its first claim, at start-up, queues again any
+analysis a dead analyst left running (games.services.analysis.release_stale),
+and so does every later one."""
 
 from __future__ import annotations
 
