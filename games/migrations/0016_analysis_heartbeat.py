@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0015_merge_20261202_0815'),
+        ("games", "0015_merge_20261202_0815"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='dealanalysis',
-            name='beat_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='last heartbeat'),
+            model_name="dealanalysis",
+            name="beat_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="last heartbeat"),
         ),
         migrations.AddField(
-            model_name='dealanalysis',
-            name='claim',
-            field=models.PositiveIntegerField(default=0, verbose_name='claims'),
+            model_name="dealanalysis",
+            name="claim",
+            field=models.PositiveIntegerField(default=0, verbose_name="claims"),
         ),
     ]
