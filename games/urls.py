@@ -92,6 +92,10 @@ urlpatterns = [
     ),
     # Matches and deals.
     path("matches/<int:pk>/", matches.match_detail, name="match"),
+    path("matches/<int:pk>/analyse/", analyses.match_analyse, name="match_analyse"),
+    path(
+        "matches/<int:pk>/analysis/", analyses.match_analysis_status, name="match_analysis_status"
+    ),
     path("matches/<int:pk>/deals/<int:number>/", matches.deal_detail, name="deal"),
     path("matches/<int:pk>/deals/<int:number>/replay/", replays.deal_replay, name="deal_replay"),
     path("matches/<int:pk>/deals/<int:number>/analyse/", analyses.analyse, name="deal_analyse"),

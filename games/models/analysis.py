@@ -37,6 +37,13 @@ class DealAnalysis(models.Model):
         verbose_name=_("requested by"),
     )
     requested_at = models.DateTimeField(_("requested"), default=timezone.now)
+    #: Queued by a request for a whole match, which counts as one request against
+    #: the person's limit (P-19).
+    whole_match = models.BooleanField(_("asked with its whole match"), default=False)
+    #: Its place in its request (0 for a single deal, 0, 1, 2… for a match's
+    #: deals): the queue serves every request's first deal before any request's
+    #: second, so one person's long match never makes everyone else wait (P-19).
+    place = models.PositiveIntegerField(_("place in its request"), default=0)
     #: While running: written every few seconds by the analyst that holds it (a
     #: thread of its own, games.services.analysis.Heartbeat). Older than
     #: STALE_AFTER means that analyst died, and the next claim queues it again.
@@ -48,7 +55,7 @@ class DealAnalysis(models.Model):
     result = models.JSONField(_("result"), null=True, blank=True)
 
     class Meta:
-        ordering = ["requested_at", "id"]
+        ordering = ["place", "requested_at", "id"]
         verbose_name = _("deal analysis")
         verbose_name_plural = _("deal analyses")
 

@@ -1,7 +1,9 @@
 """Analyses of finished deals (issue 26): asking for one, and computing one.
 
-:func:`request_analysis` queues a deal's analysis for a signed-in person;
-:func:`run_next` is called only by the analyst process
+:func:`request_analysis` queues a deal's analysis for a signed-in person,
+:func:`request_match_analysis` every finished deal of a match not yet analysed
+(one request, P-19), and :func:`match_analysis` sums up where a match's
+analyses stand. :func:`run_next` is called only by the analyst process
 (``manage.py analyse``, lowered to the lowest priority and one core before it
 runs anything; see games.live.conduct.analyst), never by a web request or the
 conductor. It stores, for every decision with a choice, each legal action's
@@ -29,6 +31,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
+from dataclasses import dataclass
 from datetime import timedelta
 from types import TracebackType
 from typing import Any
@@ -37,6 +40,7 @@ from django.db import connections, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine import Action
 from engine.actions import DECLARE, PLAY
@@ -45,12 +49,13 @@ from engine.cards import CODES, LAST_TRICK_BONUS, POINTS
 from engine.deal import PLAYING
 from engine.record import deal_from
 from engine.solver.solve import card_values, par_table, solver_for
-from games.models import Deal, DealAnalysis
+from games.models import Deal, DealAnalysis, Match
 from games.services.errors import ServiceError
 
 logger = logging.getLogger(__name__)
 
-#: Analyses one person may have queued or running at once.
+#: Requests one person may have queued or running at once: a deal, or a whole
+#: match (all the deals it queued count as one request; P-19).
 MAX_PENDING = 3
 
 PENDING = (DealAnalysis.Status.QUEUED, DealAnalysis.Status.RUNNING)
@@ -68,6 +73,43 @@ class LostClaim(Exception):
     hand is dropped, and nothing of it is written."""
 
 
+def pending_requests(user: Any) -> int:
+    """How many requests of ``user`` are queued or running: each deal asked for
+    alone, and each match asked for whole (however many deals it queued)."""
+    pending = DealAnalysis.objects.filter(requested_by=user, status__in=PENDING)
+    alone = pending.filter(whole_match=False).count()
+    # order_by(): the model's ordering would make DISTINCT count rows, not matches.
+    matches = pending.filter(whole_match=True).order_by().values("deal__match").distinct()
+    return alone + matches.count()
+
+
+def _refuse_beyond_the_limit(user: Any) -> None:
+    if pending_requests(user) >= MAX_PENDING:
+        raise ServiceError(
+            ngettext(
+                "You already have %(count)d analysis request waiting, as many as one "
+                "person may have (a whole match counts as one). Please ask again when "
+                "it is done.",
+                "You already have %(count)d analysis requests waiting, as many as one "
+                "person may have (a whole match counts as one). Please ask again when "
+                "one of them is done.",
+                MAX_PENDING,
+            )
+            % {"count": MAX_PENDING}
+        )
+
+
+def _requeue(analysis: DealAnalysis, user: Any, whole_match: bool, place: int) -> None:
+    """A failed analysis asked for again."""
+    analysis.status = DealAnalysis.Status.QUEUED
+    analysis.requested_by = user
+    analysis.requested_at = timezone.now()
+    analysis.done_steps = 0
+    analysis.whole_match = whole_match
+    analysis.place = place
+    analysis.save()
+
+
 def request_analysis(user: Any, deal: Deal) -> DealAnalysis:
     """Queue ``deal``'s analysis for ``user``; the existing one if it is already
     queued, running or done (a deal is never analysed twice)."""
@@ -81,25 +123,118 @@ def request_analysis(user: Any, deal: Deal) -> DealAnalysis:
         existing = DealAnalysis.objects.select_for_update().filter(deal=deal).first()
         if existing is not None and existing.status != DealAnalysis.Status.FAILED:
             return existing
-        pending = DealAnalysis.objects.filter(requested_by=user, status__in=PENDING).count()
-        if pending >= MAX_PENDING:
-            raise ServiceError(
-                _(
-                    "You already have as many analyses waiting as one person may "
-                    "(%(count)d). Please ask again when one of them is done."
-                )
-                % {"count": pending}
-            )
+        _refuse_beyond_the_limit(user)
         if existing is not None:  # a failed one is asked for again
-            existing.status = DealAnalysis.Status.QUEUED
-            existing.requested_by = user
-            existing.requested_at = timezone.now()
-            existing.done_steps = 0
-            existing.save()
+            _requeue(existing, user, whole_match=False, place=0)
             return existing
         return DealAnalysis.objects.create(
             deal=deal, requested_by=user, total_steps=len(deal.actions)
         )
+
+
+def request_match_analysis(user: Any, match: Match) -> int:
+    """Queue, as one request of ``user``, every finished deal of ``match`` that
+    has no analysis yet (or a failed one); how many were queued (0: all were
+    already asked for). A deal still being played is never among them."""
+    if user is None or not user.is_authenticated:
+        raise ServiceError(_("Sign in to ask for an analysis."))
+    deals = list(match.deals.filter(status=Deal.Status.FINISHED).order_by("number"))
+    if not deals:
+        raise ServiceError(
+            _("No deal of this match has finished yet. A deal can be analysed once it is over.")
+        )
+    with transaction.atomic():
+        existing = {
+            a.deal_id: a
+            for a in DealAnalysis.objects.select_for_update().filter(deal__in=deals)
+        }
+        wanted = [
+            d
+            for d in deals
+            if d.pk not in existing or existing[d.pk].status == DealAnalysis.Status.FAILED
+        ]
+        if not wanted:
+            return 0
+        _refuse_beyond_the_limit(user)
+        queued = 0
+        for place, deal in enumerate(wanted):
+            # get_or_create: another request may have queued the deal meanwhile.
+            analysis, created = DealAnalysis.objects.get_or_create(
+                deal=deal,
+                defaults={
+                    "requested_by": user,
+                    "total_steps": len(deal.actions),
+                    "whole_match": True,
+                    "place": place,
+                },
+            )
+            if created:
+                queued += 1
+            elif analysis.status == DealAnalysis.Status.FAILED:
+                _requeue(analysis, user, whole_match=True, place=place)
+                queued += 1
+        return queued
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """A finished deal of a match and its analysis, if one was asked for."""
+
+    deal: Deal
+    analysis: DealAnalysis | None
+
+    @property
+    def status(self) -> str:
+        return self.analysis.status if self.analysis is not None else "none"
+
+
+@dataclass(frozen=True)
+class MatchAnalysis:
+    """Where the analyses of a match's finished deals stand. ``status``: running
+    if any runs, else queued if any waits, else failed if any failed, else done;
+    ``None`` when none was asked for."""
+
+    rows: list[DealRow]
+    status: str | None
+    done: int
+    percent: int
+    to_queue: int
+    waits_for_analyst: bool
+
+    @property
+    def pending(self) -> bool:
+        return self.status in PENDING
+
+
+def match_analysis(match: Match) -> MatchAnalysis:
+    """The analyses of ``match``'s finished deals (only those: nothing of a deal
+    still being played), one row per deal in order."""
+    deals = list(match.deals.filter(status=Deal.Status.FINISHED).order_by("number"))
+    by_deal = {a.deal_id: a for a in DealAnalysis.objects.filter(deal__in=deals)}
+    rows = [DealRow(deal, by_deal.get(deal.pk)) for deal in deals]
+    asked = [row.analysis for row in rows if row.analysis is not None]
+    statuses = {a.status for a in asked}
+    status = next(
+        (
+            s
+            for s in (
+                DealAnalysis.Status.RUNNING,
+                DealAnalysis.Status.QUEUED,
+                DealAnalysis.Status.FAILED,
+                DealAnalysis.Status.DONE,
+            )
+            if s in statuses
+        ),
+        None,
+    )
+    return MatchAnalysis(
+        rows=rows,
+        status=None if status is None else str(status),
+        done=sum(a.status == DealAnalysis.Status.DONE for a in asked),
+        percent=sum(a.percent for a in asked) // len(asked) if asked else 0,
+        to_queue=sum(r.status in ("none", DealAnalysis.Status.FAILED) for r in rows),
+        waits_for_analyst=any(waits_for_analyst(a) for a in asked),
+    )
 
 
 def release_stale() -> int:
@@ -127,11 +262,13 @@ def waits_for_analyst(analysis: DealAnalysis | None) -> bool:
 
 
 def claim_next() -> DealAnalysis | None:
-    """Take the oldest queued analysis (running from now on, under a new claim
+    """Take the next queued analysis (running from now on, under a new claim
     number), or ``None``; abandoned ones are queued again first. A conditional
     update, so two analysts never take the same one."""
     release_stale()
-    for candidate in DealAnalysis.objects.filter(status=DealAnalysis.Status.QUEUED)[:5]:
+    queued = DealAnalysis.objects.filter(status=DealAnalysis.Status.QUEUED)
+    # Every request's first deal before any request's second (P-19), then oldest first.
+    for candidate in queued.order_by("place", "requested_at", "id")[:5]:
         taken = DealAnalysis.objects.filter(
             pk=candidate.pk, status=DealAnalysis.Status.QUEUED
         ).update(

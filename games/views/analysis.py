@@ -1,6 +1,7 @@
-"""Deal analyses on the site (issue 26): asking for one, its progress (polled by
-htmx every 2 s while queued or running), and what the replay and match pages show
-of it. Nothing of a deal still being played, for anybody (the replay's rule)."""
+"""Deal analyses on the site (issue 26): asking for one deal's or a whole match's,
+their progress (polled by htmx every 2 s while queued or running), and what the
+replay and match pages show of them. Nothing of a deal still being played, for
+anybody (the replay's rule)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,12 @@ from games.labels import bid_label, trump_label
 from games.live.conduct import analyst
 from games.models import Deal, DealAnalysis, Match
 from games.services import ServiceError
-from games.services.analysis import request_analysis, waits_for_analyst
+from games.services.analysis import (
+    match_analysis,
+    request_analysis,
+    request_match_analysis,
+    waits_for_analyst,
+)
 
 GRAPH_W, GRAPH_H = 320, 80
 
@@ -47,6 +53,33 @@ def analysis_status(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     response = render(request, "games/_analysis_status.html", {"analysis": analysis, "deal": deal})
     if analysis is not None and analysis.status == DealAnalysis.Status.DONE:
         response["HX-Refresh"] = "true"  # the values appear with the page
+    return response
+
+
+@require_POST
+def match_analyse(request: HttpRequest, pk: int) -> HttpResponse:
+    """Queue every finished deal of the match not yet analysed (one request)."""
+    match = access.get_match(request, pk)
+    try:
+        queued = request_match_analysis(request.user, match)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        if queued:
+            analyst.wake()
+    return redirect(reverse("match", args=[pk]) + "#analysis")
+
+
+def match_analysis_status(request: HttpRequest, pk: int) -> HttpResponse:
+    match = access.get_match(request, pk)
+    state = match_analysis(match)
+    if state.waits_for_analyst:  # e.g. the embedded analyst died: start one
+        analyst.wake()
+    response = render(
+        request, "games/_match_analysis_status.html", {"match": match, "state": state}
+    )
+    if not state.pending:
+        response["HX-Refresh"] = "true"  # the accuracies appear with the page
     return response
 
 

@@ -10,6 +10,7 @@ from django.shortcuts import render
 from games import access
 from games.live.draw.chat import match_chat_html
 from games.models import Deal, Match, MatchEvent
+from games.services.analysis import match_analysis
 from games.views.analysis import match_accuracies
 
 
@@ -35,6 +36,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "events": events,
         "resigned": [e["name"] for e in events if e["kind"] == MatchEvent.Kind.RESIGNED],
         "accuracies": match_accuracies(match, {p.index: p.shown_name for p in participants}),
+        "analysis": match_analysis(match),
     }
     if match.status == Match.Status.FINISHED:
         # The players' room is part of the match record (issue 25).

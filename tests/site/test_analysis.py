@@ -98,14 +98,14 @@ def test_asking_twice_queues_one_analysis(belote_match, alice, make_user):
     assert first.status == "queued"
 
 
-def test_a_fourth_pending_analysis_is_refused_politely(make_table, alice):
+def test_a_fourth_pending_request_is_refused_politely(make_table, alice):
     deals = []
     for _ in range(MAX_PENDING + 1):
         match = make_table(alice, "belote", fmt="best_of:3", others=["easy"] * 3).matches.get()
         deals.append(finished(match))
     for deal in deals[:MAX_PENDING]:
         request_analysis(alice, deal)
-    with pytest.raises(ServiceError, match="already have as many analyses waiting"):
+    with pytest.raises(ServiceError, match="already have 3 analysis requests waiting"):
         request_analysis(alice, deals[-1])
     assert not DealAnalysis.objects.filter(deal=deals[-1]).exists()
     # Once one is done, the next may be asked for.
