@@ -29,10 +29,13 @@ CHROMIUM_ARGS = [
 #: Short pauses keep a whole deal quick: the pause before a new deal's first move
 #: and a Hard bot's thinking time (the bots' per-move delay is set per table).
 #: Every test signs a new person up from 127.0.0.1: lift the per-address limit.
+#: No analyst process: a full analysis would hold a core for minutes beside the
+#: tests, which run the same runner themselves, quickly (tests/browser/test_analysis.py).
 SERVER_SETTINGS = {
     "BLOT_NEXT_DEAL_PAUSE_MS": "300",
     "BLOT_BOT_BUDGET_MS": "150",
     "BLOT_SIGNUPS_PER_ADDRESS_HOURLY": "1000",
+    "BLOT_ANALYST": "off",
 }
 
 

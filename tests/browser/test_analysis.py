@@ -1,9 +1,13 @@
-"""A deal's analysis in Chromium (issue 26): values per choice, marks, accuracy
-and the graph under the replay, on a desktop and within a 390 px phone."""
+"""Analyses in Chromium (issue 26): a deal's values per choice, marks, accuracy
+and the graph under the replay; a whole match's "Analyse", its live progress and
+then each player's accuracy and each deal's status on the match page; on a
+desktop and within a 390 px phone."""
 
 from __future__ import annotations
 
+from tests.browser.pages import sign_up
 from tests.browser.servers import manage
+from tests.browser.test_languages import switch_language
 from tests.browser.test_replay import DESKTOP, FINISH_ONE_DEAL, PHONE
 
 #: The deal of FINISH_ONE_DEAL, analysed by the runner the analyst runs (few
@@ -38,3 +42,64 @@ def test_the_analysis_reads_on_desktop_and_phone(new_page, blot_server):
         page.locator("[data-analysis]").screenshot(path=f"/tmp/h26a-analysis-{size}.png")
     page.goto(f"/matches/{match_id}/")
     assert page.locator("[data-match-analysis] [data-accuracy]").count() >= 1
+
+
+#: Every queued analysis, computed by the runner the analyst runs (quickly).
+ANALYSE_QUEUED = """
+from games.services.analysis import run_next
+while (done := run_next(samples=3, exact_tricks=2, par=False)) is not None:
+    print(done.deal.number, done.status)
+"""
+
+
+def fits(page, viewport, what: str) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= viewport["width"], f"{what}: the page is {width} px wide"
+    box = page.locator("[data-match-analysis]").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+
+
+def test_a_whole_match_is_analysed_from_its_page_on_desktop_and_phone(new_page, blot_server):
+    out = manage(blot_server.env, "shell", "-c", FINISH_ONE_DEAL).split()
+    match_id, running = int(out[-3]), int(out[-2]) + 1  # deal 1 finished, deal 2 being played
+    desktop, phone = new_page(DESKTOP), new_page(PHONE)
+    sign_up(desktop, "Analyst")
+    # The button's longest label (Armenian) on a phone, then English on a desktop.
+    for language, viewport, size in (("hy", PHONE, "phone-hy"), ("en", DESKTOP, "desktop")):
+        desktop.set_viewport_size(viewport)
+        desktop.goto(f"/matches/{match_id}/")
+        switch_language(desktop, language)
+        assert desktop.locator('[data-match-analysis] [data-action="analyse"]').is_visible()
+        fits(desktop, viewport, f"{size}, before asking")
+        desktop.locator("[data-match-analysis]").screenshot(
+            path=f"/tmp/h26m-match-analysis-{size}-ask.png"
+        )
+    desktop.locator('[data-match-analysis] [data-action="analyse"]').click()
+    desktop.wait_for_url(f"**/matches/{match_id}/#analysis")
+    assert desktop.locator('[data-analysis-status="queued"]').count() == 1
+    phone.goto(f"/matches/{match_id}/")  # a visitor watches the same progress
+    for page, viewport, size in ((desktop, DESKTOP, "desktop"), (phone, PHONE, "phone")):
+        status = page.locator('[data-match-analysis] [data-analysis-status="queued"]')
+        assert status.get_attribute("hx-trigger") == "every 2s"
+        # Only finished deals, for anybody: the running one is not listed.
+        assert page.locator("[data-deal-analysis]").count() == 1
+        assert page.locator(f'[data-deal-analysis="{running}"]').count() == 0
+        fits(page, viewport, f"{size}, queued")
+        page.locator("[data-match-analysis]").screenshot(
+            path=f"/tmp/h26m-match-analysis-{size}-queued.png"
+        )
+    assert phone.locator('[data-action="analyse"]').count() == 0  # signed out: nothing to press
+
+    assert manage(blot_server.env, "shell", "-c", ANALYSE_QUEUED).split()[-2:] == ["1", "done"]
+    for page, viewport, size in ((desktop, DESKTOP, "desktop"), (phone, PHONE, "phone")):
+        # The 2 s poll sees it done and reloads the page with the accuracies.
+        page.locator('[data-match-analysis] [data-analysis-status="done"]').wait_for()
+        assert page.locator("[data-match-analysis] [data-accuracy][data-player]").count() == 4
+        done = page.locator('[data-deal-analysis="1"][data-deal-status="done"] a[data-replay-link]')
+        assert done.get_attribute("href") == f"/matches/{match_id}/deals/1/replay/"
+        fits(page, viewport, f"{size}, done")
+        page.locator("[data-match-analysis]").screenshot(
+            path=f"/tmp/h26m-match-analysis-{size}-done.png"
+        )
+    desktop.locator('[data-deal-analysis="1"] a[data-replay-link]').click()
+    desktop.locator('[data-analysis] [data-analysis-status="done"]').wait_for()
