@@ -19,14 +19,16 @@ reductions of card-game solvers, none of which changes a value:
   value, so only one of them is searched (Open Blot: a card still covering a
   face-down card is never equivalent to another, since playing it turns a
   card up);
-- bounds from the points left: a side cannot win more than is left.
+- bounds from the points left: a side cannot win more than is left, and with a
+  suit trump each side surely wins its trumps that are above all of the other
+  side's (no card can take them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.cards import LAST_TRICK_BONUS, POINTS, STRENGTH, Card, Mask, cards_in
+from engine.cards import LAST_TRICK_BONUS, NO_TRUMP, POINTS, STRENGTH, Card, Mask, cards_in
 from engine.tricks import beats, legal_plays
 
 NO_CARD = -1
@@ -84,6 +86,23 @@ def _pack_table() -> tuple[tuple[int, ...], ...]:
 PACK = _pack_table()
 
 
+def _sure_tables(trump: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For a suit trump, over the trump suit's 8 ranks as bits: ``ABOVE[held]``,
+    the trumps stronger than every one in ``held`` (all of them when ``held`` is
+    empty), and ``WORTH[ranks]``, their card points. A side's trumps above all
+    the other side's win the tricks they are played to, so their points are its
+    whatever happens."""
+    base = 8 * trump
+    strength = [STRENGTH[trump][base + r] for r in range(8)]
+    points = [POINTS[trump][base + r] for r in range(8)]
+    above, worth = [], []
+    for held in range(256):
+        top = max((strength[r] for r in range(8) if held >> r & 1), default=-1)
+        above.append(sum(1 << r for r in range(8) if strength[r] > top))
+        worth.append(sum(points[r] for r in range(8) if held >> r & 1))
+    return tuple(above), tuple(worth)
+
+
 class Solver:
     """Exact values of the positions of one deal's play (fixed trump and, in Open
     Blot, fixed face-down cards). Keeps its transposition table across calls, so
@@ -113,6 +132,40 @@ class Solver:
         ``down`` Open Blot's face-down cards (zeros in Belote)."""
         state = _State(self, hands, down, to_act, trick)
         return state.root_values()
+
+    def best_card(
+        self,
+        hands: Sequence[Mask],
+        down: Sequence[Mask],
+        to_act: int,
+        trick: Sequence[Card],
+    ) -> Card:
+        """A card of the best value for the side to act (the lowest such card),
+        with one null-window test for each card after the first: only a card that
+        beats the best so far is then searched exactly."""
+        state = _State(self, hands, down, to_act, trick)
+        maximizing = to_act % 2 == 0
+        best_card, best = NO_CARD, 0
+        for c in cards_in(state.legal()):
+            child = _State(self, *_after(self, hands, down, to_act, trick, c))
+            if best_card != NO_CARD and (
+                not child.at_least(best + 1) if maximizing else child.at_least(best)
+            ):
+                continue
+            best_card, best = c, child.root_value(None if best_card == NO_CARD else best)
+        return best_card
+
+    def points_left(
+        self, hands: Sequence[Mask], down: Sequence[Mask], trick: Sequence[Card]
+    ) -> int:
+        """The card points still to be won: the hands, the face-down cards, the
+        trick in progress and the last-trick 10."""
+        table = POINTS[self.trump]
+        total = LAST_TRICK_BONUS + sum(table[c] for c in trick)
+        for m in (*hands, *down):
+            for c in cards_in(m):
+                total += table[c]
+        return total
 
     def value(
         self,
@@ -186,6 +239,9 @@ class _State:
         taker = solver.takes
         low_groups = [(8 * suit, 0b11 if suit == trump else 0b111) for suit in range(4)]
         four = seats == 4
+        suit_trump = trump < NO_TRUMP
+        above, worth = _sure_tables(trump) if suit_trump else ((), ())
+        tshift = 8 * trump
 
         def play_out(
             seat: int, n: int, led: Card, best: Card, best_seat: int, pts: int, tm: Mask,
@@ -302,10 +358,21 @@ class _State:
                         best, best_seat = c, s
                 return p if best_seat % 2 == 0 else 0
             most = left_pts[0] + LAST_TRICK_BONUS
+            sure = 0
+            if suit_trump:
+                # Each side's trumps above all of the other side's are its own points.
+                if four:
+                    t0 = (hands[0] | hands[2]) >> tshift & 255
+                    t1 = (hands[1] | hands[3]) >> tshift & 255
+                else:
+                    t0 = (hands[0] | down[0]) >> tshift & 255
+                    t1 = (hands[1] | down[1]) >> tshift & 255
+                sure = worth[t0 & above[t1]]
+                most -= worth[t1 & above[t0]]
             if alpha >= most:
                 return most
-            if beta <= 0:
-                return 0
+            if beta <= sure:
+                return sure
             key = leader
             if four:
                 # Belote: the low cards of equal worth (plain 7 8 9, trump 7 8) sit
@@ -328,9 +395,11 @@ class _State:
                 for i in range(seats):
                     key |= (hands[i] | down[i]) << (3 + 32 * i)
             entry = table.get(key)
-            lo, hi, first = 0, most, NO_CARD
+            lo, hi, first = sure, most, NO_CARD
             if entry is not None:
                 lo, hi, first = entry
+                lo = max(lo, sure)
+                hi = min(hi, most)
                 if lo >= beta:
                     return lo
                 if hi <= alpha:
@@ -352,12 +421,7 @@ class _State:
 
     def _left(self) -> int:
         """Card points still in the hands (face-down cards too) and the last-trick 10."""
-        table = POINTS[self.solver.trump]
-        total = LAST_TRICK_BONUS
-        for m in (*self.hands, *self.down):
-            for c in cards_in(m):
-                total += table[c]
-        return total
+        return self.solver.points_left(self.hands, self.down, [])
 
     def _first(self) -> tuple[int, Card, Card, int, int]:
         """The trick in progress as (n, led, best, best seat, its points)."""
@@ -375,9 +439,9 @@ class _State:
         return n, trick[0], best, best_seat, pts
 
     def root_value(self, guess: int | None = None) -> int:
-        """MTD(f): null-window searches closing in on the value; with the table's
-        bounds each probe reuses the last one's work, and a null window cuts far
-        more than a wide one."""
+        """Null-window searches closing in on the value (MTD(f)-like); with the
+        table's bounds each probe reuses the last one's work, and a null window
+        cuts far more than a wide one."""
         play_out, _, nodes = self._build()
         n, led, best, best_seat, pts = self._first()
         v = 0
@@ -385,37 +449,69 @@ class _State:
             tm = 0
             for c in self.trick:
                 tm |= 1 << c
-            # Bisect with null windows (a fail-soft answer narrows further than the
-            # probe asked); the first probe at the guess, usually a sibling's value.
+            # Null-window probes: the first at the guess (usually a sibling's value),
+            # then galloping away from it in doubling steps until the value is
+            # bracketed, then bisecting; a fail-soft answer narrows further than
+            # the probe asked. An exact guess costs two probes, a far one a few
+            # more, where stepping by one point cost one per point.
             lo, hi = 0, sum(POINTS[self.solver.trump][c] for c in cards_in(tm)) + self._left()
             gamma = (lo + hi + 1) // 2 if guess is None else min(max(guess - self.won, 1), hi)
+            step, last, bracketed = 1, 0, guess is None
             while lo < hi:
                 g = play_out(
                     self.to_act, n, led, best, best_seat, pts, tm, gamma - 1, gamma, NO_CARD
                 )
                 self.solver.probes += 1
-                if g >= gamma:
+                way = 1 if g >= gamma else -1
+                if way > 0:
                     lo = g
                 else:
                     hi = g
-                gamma = (lo + hi + 1) // 2
+                bracketed = bracketed or way == -last
+                if bracketed:
+                    gamma = (lo + hi + 1) // 2
+                elif way > 0:
+                    gamma = min(lo + step, hi)
+                else:
+                    gamma = max(hi - step + 1, lo + 1)
+                step, last = 2 * step, way
             v = lo
         self.solver.nodes += nodes[0]
         return self.won + int(v)
 
-    def root_values(self) -> dict[Card, int]:
-        """Each legal card's exact value: the card played, then a full-window search."""
+    def legal(self) -> Mask:
+        """The cards the seat to act may play (the engine's rule)."""
         solver = self.solver
         seat = self.to_act
         n, led, best, best_seat, _pts = self._first()
         hand = self.hands[seat]
         if n == 0:
-            legal = hand
-        else:
-            partner = solver.seats == 4 and n >= 2 and best_seat == (seat + 2) % 4
-            legal = legal_plays(hand, led, best, partner, solver.trump)
+            return hand
+        partner = solver.seats == 4 and n >= 2 and best_seat == (seat + 2) % 4
+        return legal_plays(hand, led, best, partner, solver.trump)
+
+    def at_least(self, target: int) -> bool:
+        """Whether side 0 ends with at least ``target`` of the points from here
+        (those taken at the root included): one null-window search."""
+        gamma = target - self.won
+        if not self.tricks_left or gamma <= 0:
+            return gamma <= 0
+        play_out, _, nodes = self._build()
+        n, led, best, best_seat, pts = self._first()
+        tm = 0
+        for c in self.trick:
+            tm |= 1 << c
+        g = play_out(self.to_act, n, led, best, best_seat, pts, tm, gamma - 1, gamma, NO_CARD)
+        self.solver.probes += 1
+        self.solver.nodes += nodes[0]
+        return g >= gamma
+
+    def root_values(self) -> dict[Card, int]:
+        """Each legal card's exact value: the card played, then null-window searches."""
+        solver = self.solver
+        seat = self.to_act
         out: dict[Card, int] = {}
-        for c in cards_in(legal):
+        for c in cards_in(self.legal()):
             child = _State(solver, *_after(solver, self.hands, self.down, seat, self.trick, c))
             out[c] = child.root_value(max(out.values()) if out else None)
         return out

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from engine.actions import CHOOSE, PASS, PLAY, TAKE, Action
 from engine.belote import BeloteDeal
-from engine.cards import CODES, LAST_TRICK_BONUS, NO_TRUMP, POINTS, Card, Mask, cards_in
+from engine.cards import CODES, NO_TRUMP, Card, Mask, cards_in
 from engine.deal import PLAYING, Deal
 from engine.open_blot import OpenBlotDeal
 from engine.record import DealRecord, deal_from
@@ -47,12 +47,7 @@ def card_values(deal: Deal, solver: Solver | None = None) -> dict[Card, int]:
     values = solver.values(hands, down, seat, deal.trick)
     legal = deal.legal_play_mask()
     assert set(values) == set(cards_in(legal)), "the solver's legal cards are the engine's"
-    table = POINTS[deal.trump]  # type: ignore[index]
-    left = 0
-    for m in (*hands, *down):
-        for c in cards_in(m):
-            left += table[c]
-    left += sum(table[c] for c in deal.trick) + LAST_TRICK_BONUS
+    left = solver.points_left(hands, down, deal.trick)
     won = deal.card_points[side]
     return {c: won + (v if side == 0 else left - v) for c, v in values.items()}
 
