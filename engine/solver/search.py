@@ -116,6 +116,8 @@ class Solver:
         #: ``takes[best][c]``: whether ``c`` takes the trick from ``best`` — the
         #: engine's :func:`~engine.tricks.beats`, looked up instead of called.
         self.takes = tuple(tuple(beats(c, b, trump) for c in range(32)) for b in range(32))
+        #: ``_sure_tables`` of the trump (empty without a suit trump).
+        self.sure = _sure_tables(trump) if trump < NO_TRUMP else ((), ())
         self.nodes = 0
         self.probes = 0
 
@@ -240,7 +242,7 @@ class _State:
         low_groups = [(8 * suit, 0b11 if suit == trump else 0b111) for suit in range(4)]
         four = seats == 4
         suit_trump = trump < NO_TRUMP
-        above, worth = _sure_tables(trump) if suit_trump else ((), ())
+        above, worth = solver.sure
         tshift = 8 * trump
 
         def play_out(
