@@ -324,7 +324,11 @@ class TablePage:
     def check_legal(self) -> None:
         """The buttons on the page are exactly the engine's legal moves for the viewer."""
         live = self.db.live_deal(self.table_id)
-        assert live.version == self.version()
+        assert live.version == self.version(), (
+            f"the page shows version {self.version()} with seat {self.attr('data-to-act')} "
+            f"to act; the database has version {live.version} with seat "
+            f"{live.engine.to_act} to act; received {self.record()}"
+        )
         seat = self.seat()
         assert live.engine.to_act == seat
         legal = live.engine.legal_actions()

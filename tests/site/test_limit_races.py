@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -25,6 +25,24 @@ from games.models import Table
 from tests.site.conftest import PASSWORD, client_for, default_rule_set
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _patient_pool() -> Iterator[None]:
+    """Thirty requests at once queue for the connection pool's few connections.
+    The site gives up on one after 5 s, to see a database outage quickly; on a
+    busy CI machine a queue of thirty can take longer than that without anything
+    being wrong. These tests are about the limits, so here requests wait for a
+    connection as long as it takes."""
+    pool = getattr(connections["default"], "pool", None)
+    if pool is None:  # SQLite, or the pool switched off
+        yield
+        return
+    before, pool.timeout = pool.timeout, 120.0
+    try:
+        yield
+    finally:
+        pool.timeout = before
 
 
 def at_once(count: int, request: Callable[[int], int]) -> Counter[int]:
