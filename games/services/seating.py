@@ -118,9 +118,11 @@ def do_return(table: Table, match: Match, seat: Seat) -> bool:
         if seat.stand_in_since is None:
             return False  # never left (or already back)
         # Their clock ran out (or they were away): taking the seat back from the
-        # stand-in is not a return from leaving, so no event is recorded.
+        # stand-in is not a return from leaving, so no event is recorded. The
+        # return time gives them a whole turn if it is theirs (``plan``).
         seat.stand_in_since = None
-        seat.save(update_fields=["stand_in_since"])
+        seat.returned_at = timezone.now()
+        seat.save(update_fields=["stand_in_since", "returned_at"])
         _bump_and_notify(table)
         return True
     if _has_resigned(match, seat):

@@ -16,7 +16,8 @@ from games.live.conduct.decisions import decide_for
 from games.live.plan.turns import plan
 from games.live.store import presence
 from games.live.submit.play import submit
-from games.models import Deal, Match, Presence, Table
+from games.models import Deal, Match, Presence, Seat, Table
+from games.services.seating import return_to_seat
 from tests.live.conftest import all_bots, later, live_of
 
 
@@ -85,6 +86,23 @@ def test_it_plays_for_a_player_whose_clock_ran_out(make_table, alice, bob) -> No
     connect(table, seat)
     assert act_if_due(table.pk, now=later(table.turn_seconds + 1))
     assert live_of(table).engine.history[0].seat == seat
+
+
+def test_a_player_back_from_a_timeout_on_their_turn_gets_a_whole_turn(make_table, alice, bob):
+    table, seat = human_to_act(make_table, alice, bob)
+    connect(table, seat)
+    late = timezone.now() - timedelta(seconds=table.turn_seconds + 1)
+    Table.objects.filter(pk=table.pk).update(turn_started_at=late)
+    Deal.objects.filter(match__table=table).update(started_at=late)
+    assert plan(live_of(table), timezone.now()).stand_in  # timed out
+    Seat.objects.filter(table=table, index=seat).update(stand_in_since=late)
+    person = table.seats.get(index=seat).user
+    assert return_to_seat(table.pk, person)
+    now = timezone.now()
+    step = plan(live_of(table), now)
+    assert step.level is None  # theirs to play, not the stand-in's again
+    assert step.at >= now + timedelta(seconds=table.turn_seconds - 1)
+    assert live_of(table).engine.history == []
 
 
 def test_it_plays_for_a_player_away_longer_than_the_grace_period(make_table, alice, bob):

@@ -45,6 +45,7 @@ from games.labels import (
 )
 from games.live.draw import drawing, match_actions
 from games.models import Deal, Match, MatchEvent, RatingChange, Table
+from games.services import turnclock
 from games.services.matches import result_pause
 
 _ = drawing.text  # gettext, once per message while a move's frames are drawn
@@ -245,8 +246,8 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     deadline_ms = None
     stand_ins = left | timed_out
     if open_deal is not None and obs.to_act is not None and obs.to_act not in bots | stand_ins:
-        start = max(table.turn_started_at or open_deal.started_at, open_deal.started_at)
-        deadline_ms = int((start + timedelta(seconds=table.turn_seconds)).timestamp() * 1000)
+        deadline = turnclock.turn_deadline(table, open_deal.started_at, seat_rows[obs.to_act])
+        deadline_ms = int(deadline.timestamp() * 1000)
     next_deal = None
     if between_deals and not match_over and shown.finished_at is not None:
         # The result stays until it has been read (services.matches.result_pause):

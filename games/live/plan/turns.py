@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from engine.deal import PLAYING
 from games.live.store import presence
 from games.models import Seat
+from games.services import turnclock
 
 if TYPE_CHECKING:
     from games.live.submit.play import Live
@@ -62,7 +63,7 @@ def plan(live: Live, now: datetime, seats: Mapping[int, Seat] | None = None) -> 
         return Plan(seat_index, STAND_IN_LEVEL, at, think_ahead=True)
     if seat.stand_in_since is not None:  # a stand-in took over: it keeps bot time
         return Plan(seat_index, STAND_IN_LEVEL, bot_time, think_ahead=True, stand_in=True)
-    deadline = turn_start + timedelta(seconds=table.turn_seconds)
+    deadline = turnclock.turn_deadline(table, live.deal.started_at, seat)
     away = presence.away_since(table, seat_index, since=turn_start)
     if away is not None and seat.returned_at is not None:
         away = max(away, seat.returned_at)  # not away before they came back
