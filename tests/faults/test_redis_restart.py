@@ -3,8 +3,9 @@ on the same port while two players play at one table and a person plays a bot
 (run by the worker) at another.
 
 The mover is told the move was taken (never "could not take that move"), and
-once Redis is back every viewer reaches the stored version within 5 s: the
-frames that could not be published are published again.
+once Redis is back every viewer (players and a spectator) reaches the stored
+version within 5 s: the frames that could not be published are published again,
+and the next move reaches the spectator through its process's resubscribed relay.
 """
 
 from __future__ import annotations
@@ -58,11 +59,13 @@ def site_on_private_redis(
         daphne.stop()
 
 
-def _connect(server: Server, table_id: int, user):
+def _connect(server: Server, table_id: int, user=None):
+    """A player's socket, or an anonymous spectator's (``user`` None)."""
+    cookie = {"Cookie": session_cookie(user)} if user is not None else {}
     return websockets_sync.connect(
         f"{server.ws_url}/ws/table/{table_id}/",
         origin=server.url,
-        additional_headers={"Cookie": session_cookie(user)},
+        additional_headers=cookie,
         open_timeout=20,
     )
 
@@ -107,10 +110,12 @@ def test_it_tells_every_viewer_the_stored_version_soon_after_redis_comes_back(
         _connect(daphne, duel.pk, alice) as ws_a,
         _connect(daphne, duel.pk, bob) as ws_b,
         _connect(daphne, bots.pk, carol) as ws_c,
+        _connect(daphne, duel.pk) as spectator,
     ):
         players = {0: ws_a, 1: ws_b}
         version = live_of(duel).table.version
         frames = {seat: _frame_at(ws, version, 20) for seat, ws in players.items()}
+        _frame_at(spectator, version, 20)
         # Carol plays on until it is her turn (the worker plays the bot's turns).
         frame_c = _frame_at(ws_c, live_of(bots).table.version, 20)
         while _to_act(frame_c) != 0:
@@ -121,7 +126,8 @@ def test_it_tells_every_viewer_the_stored_version_soon_after_redis_comes_back(
         # Moves made while Redis is away: each mover is told it was taken.
         mover = _to_act(frames[0])
         players[mover].send(json.dumps(_move(frames[mover])))
-        assert version_of(_frame_at(players[mover], version + 1, 10, refused)) == version + 1
+        frames[mover] = _frame_at(players[mover], version + 1, 10, refused)
+        assert version_of(frames[mover]) == version + 1
         # Carol moves until the bot is to act (after some moves she acts again:
         # she bids on, or wins the trick and leads).
         while True:
@@ -148,9 +154,15 @@ def test_it_tells_every_viewer_the_stored_version_soon_after_redis_comes_back(
         other = players[1 - mover]
         duel_now = _stored_version(duel.pk)
         assert duel_now == version + 1
-        frame = _frame_at(other, duel_now, CONVERGE_S)
-        assert version_of(frame) == duel_now
+        frames[1 - mover] = _frame_at(other, duel_now, CONVERGE_S)
+        assert version_of(frames[1 - mover]) == duel_now
+        left = max(0.1, back + CONVERGE_S - time.monotonic())
+        assert version_of(_frame_at(spectator, duel_now, left)) == duel_now
         bots_now = _stored_version(bots.pk)
         frame = _frame_at(ws_c, bots_now, max(0.1, back + CONVERGE_S - time.monotonic()))
         assert version_of(frame) >= bots_now
+        # The spectators' subscription came back with Redis: the next move reaches them.
+        seat = _to_act(frames[1 - mover])
+        players[seat].send(json.dumps(_move(frames[seat])))
+        assert version_of(_frame_at(spectator, duel_now + 1, 10)) == duel_now + 1
     assert not refused, refused

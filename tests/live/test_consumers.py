@@ -169,10 +169,8 @@ async def test_it_forwards_a_frame_without_a_trip_to_a_database_thread(duel, mon
     hops.clear()
     version = duel.version + 1
     html = f'<div id="table-root" data-version="{version}"></div>'
-    await get_channel_layer().group_send(
-        frames.viewpoint_group(duel.pk, None),
-        {"type": "table.frame", "version": version, "html": html},
-    )
+    group = frames.viewpoint_group(duel.pk, None)
+    await get_channel_layer().group_send(group, frames.frame_message(group, version, html))
     assert await spectator.receive_from(timeout=5) == html
     assert hops == []
     await spectator.disconnect()

@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache as shared_cache
 from django.utils import translation
 
 from engine.deal import Deal as EngineDeal
 from games.live.draw import render
 from games.live.store import history
 from games.models import Deal, Match, ScoreRow, Seat, Table
+from games.runtime.sharedcache import shared
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ def _language_key(table_id: int, lang: str) -> str:
 def note_language(table_id: int, lang: str) -> None:
     """A viewer of ``table_id`` reads ``lang``: frames are rendered in it from now on."""
     try:
-        shared_cache.set(_language_key(table_id, lang), True, LANGUAGE_MEMORY_S)
+        shared().set(_language_key(table_id, lang), True, LANGUAGE_MEMORY_S)
     except Exception:  # the cache is away: the viewer still gets frames on resends
         log.warning("table %s: could not note the language %s", table_id, lang)
 
@@ -69,7 +69,7 @@ def languages_in_use(table_id: int) -> list[str]:
     """The languages someone has viewed the table in (the default language if none)."""
     codes = [code for code, _name in settings.LANGUAGES]
     try:
-        found = shared_cache.get_many([_language_key(table_id, code) for code in codes])
+        found = shared().get_many([_language_key(table_id, code) for code in codes])
     except Exception:  # better every language than a viewer left behind
         log.warning("table %s: could not read its languages; rendering all", table_id)
         return codes
@@ -200,13 +200,18 @@ def frame_for(table_id: int, seat: Viewpoint, lang: str | None = None) -> tuple[
 
 def messages(table_id: int, version: int, frames: Frames) -> list[tuple[str, dict]]:
     """``(group, message)`` pairs that deliver ``frames`` to their viewpoints."""
-    return [
-        (
-            viewpoint_group(table_id, seat, lang),
-            {"type": "table.frame", "version": version, "html": html},
-        )
-        for (seat, lang), html in frames.items()
-    ]
+    out = []
+    for (seat, lang), html in frames.items():
+        group = viewpoint_group(table_id, seat, lang)
+        out.append((group, frame_message(group, version, html)))
+    return out
+
+
+def frame_message(group: str, version: int, html: str) -> dict[str, Any]:
+    """A frame as published to ``group``. It names its group: every spectators'
+    group of a server process has one member, which hands the frame on to that
+    process's spectators of the table (``games.live.deliver.spectators``)."""
+    return {"type": "table.frame", "version": version, "html": html, "group": group}
 
 
 def watchers_group(table_id: int, lang: str) -> str:

@@ -27,7 +27,7 @@ from django.utils import translation
 
 from games.i18n import scope_language
 from games.live.conduct import conductor
-from games.live.deliver import notify
+from games.live.deliver import notify, spectators
 from games.live.deliver.layerwatch import LayerWatch
 from games.live.draw import chat as chat_draw
 from games.live.draw import frames, render
@@ -102,7 +102,10 @@ class TableConsumer(ChatMixin):
         self.group = frames.watchers_group(self.table_id, self.language)
         self.viewpoint = frames.viewpoint_group(self.table_id, seat, self.language)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.channel_layer.group_add(self.viewpoint, self.channel_name)
+        if seat is None:  # one member per process for all its spectators of the table
+            await spectators.relay.join(self.viewpoint, self.channel_name, self)
+        else:
+            await self.channel_layer.group_add(self.viewpoint, self.channel_name)
         await self.accept()
         user_id = user.pk if user is not None and user.is_authenticated else None
         presence.live_set.open(self.channel_name, self.table_id, user_id, seat)
@@ -118,7 +121,10 @@ class TableConsumer(ChatMixin):
         await self.chat_leave()
         for group in (self.group, self.viewpoint):
             try:
-                await self.channel_layer.group_discard(group, self.channel_name)
+                if group == self.viewpoint and self.seat is None:
+                    await spectators.relay.leave(group, self.channel_name)
+                else:
+                    await self.channel_layer.group_discard(group, self.channel_name)
             except Exception:  # Redis away: the subscription dies with the connection
                 log.debug("table %s: could not leave %s", self.table_id, group, exc_info=True)
 
@@ -242,8 +248,8 @@ async def send_watcher_counts(counts: dict[int, int]) -> None:
                 await layer.group_send(frames.watchers_group(table_id, lang), message)
             for lang in languages if count else []:
                 version, html = await in_db(frames.frame_for)(table_id, None, lang)
-                frame = {"type": "table.frame", "version": version, "html": html}
-                await layer.group_send(frames.viewpoint_group(table_id, None, lang), frame)
+                group = frames.viewpoint_group(table_id, None, lang)
+                await layer.group_send(group, frames.frame_message(group, version, html))
         except Exception:
             log.warning("table %s: could not send the watcher count", table_id, exc_info=True)
 

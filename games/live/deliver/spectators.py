@@ -1,0 +1,135 @@
+"""A table's spectators, served by their server process rather than one by one.
+
+Every spectator of a table (in one language) sees the same frame, so the
+spectators' viewpoint group has one member per server process, not one per
+spectator: this process's :class:`SpectatorRelay` channel. A frame published to
+the group reaches the process once, is decoded once, and is handed to each of
+the process's spectators of that table in turn.
+
+The hand-out yields to the event loop every :data:`SLICE` spectators: a crowd
+watching one table then delays another table's players by at most a slice of
+sends, not by the whole crowd's (issue 22: 300 spectators at one table held
+every other table's frames behind 150 sends per process).
+
+Each spectator's connection still has its own channel, for what is its own (a
+resend after a channel-layer outage, the chat); only the frames come through
+the relay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Protocol
+
+from channels.layers import BaseChannelLayer, get_channel_layer
+
+from games.runtime.lograte import RateLimitedLog
+
+log = logging.getLogger(__name__)
+
+#: Spectators sent a frame between two yields to the event loop. A send is about
+#: a quarter of a millisecond of the loop's time, so a slice is a few ms.
+SLICE = 16
+#: The key of a frame message that names the group it was published to: one
+#: relay channel serves every watched table of the process.
+GROUP_KEY = "group"
+
+
+class Spectator(Protocol):
+    async def table_frame(self, event: dict[str, Any]) -> None: ...
+
+
+_failures = RateLimitedLog(log, "Handing a frame to a table's spectators")
+
+
+class SpectatorRelay:
+    """This process's spectators, by group. Used from one event loop (the
+    server's); a new loop (a test's) starts afresh."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._layer: BaseChannelLayer | None = None
+        self._channel = ""
+        self._task: asyncio.Task[None] | None = None
+        self._members: dict[str, dict[str, Spectator]] = {}
+        #: Set once the relay's channel is in the group: a spectator joins only
+        #: then, so every frame after its first (sent on joining) reaches it.
+        self._subscribed: dict[str, asyncio.Event] = {}
+
+    async def join(self, group: str, channel_name: str, spectator: Spectator) -> None:
+        layer = await self._ready()
+        members = self._members.setdefault(group, {})
+        members[channel_name] = spectator
+        subscribed = self._subscribed.get(group)
+        if subscribed is not None:
+            await subscribed.wait()
+            return
+        subscribed = self._subscribed[group] = asyncio.Event()
+        try:
+            await layer.group_add(group, self._channel)
+        except BaseException:
+            # Nobody is subscribed: the next joiner tries again.
+            del self._subscribed[group]
+            members.pop(channel_name, None)
+            raise
+        finally:
+            subscribed.set()
+
+    async def leave(self, group: str, channel_name: str) -> None:
+        members = self._members.get(group)
+        if members is None or members.pop(channel_name, None) is None:
+            return
+        if members or self._layer is None:
+            return
+        del self._members[group]
+        self._subscribed.pop(group, None)
+        await self._layer.group_discard(group, self._channel)
+
+    def watching(self, group: str) -> int:
+        """How many of this process's spectators the group's frames reach."""
+        return len(self._members.get(group, {}))
+
+    async def _ready(self) -> BaseChannelLayer:
+        loop = asyncio.get_running_loop()
+        if self._loop is loop and self._layer is not None and self._task is not None:
+            return self._layer
+        layer = get_channel_layer()
+        if layer is None:
+            raise RuntimeError("spectators need a channel layer")
+        if self._task is not None and self._loop is loop:
+            self._task.cancel()
+        self._members, self._subscribed = {}, {}
+        self._channel = await layer.new_channel()
+        self._layer, self._loop = layer, loop
+        self._task = loop.create_task(self._pump(layer, self._channel))
+        return layer
+
+    async def _pump(self, layer: BaseChannelLayer, channel: str) -> None:
+        while True:
+            try:
+                message = await layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the layer is away; its watch resyncs viewers
+                _failures.failed(exc)
+                await asyncio.sleep(1)
+                continue
+            await self.hand_out(message)
+
+    async def hand_out(self, message: dict[str, Any]) -> None:
+        """Give ``message`` (a frame) to each of the group's spectators here."""
+        members = self._members.get(message.get(GROUP_KEY, ""))
+        if not members:
+            return
+        for i, spectator in enumerate(list(members.values())):
+            if i and i % SLICE == 0:
+                await asyncio.sleep(0)
+            try:
+                await spectator.table_frame(message)
+            except Exception as exc:  # one closed socket must not starve the rest
+                _failures.failed(exc)
+
+
+relay = SpectatorRelay()
+

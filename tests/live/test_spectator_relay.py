@@ -1,0 +1,113 @@
+"""A table's spectators are served by their server process: one member of the
+spectators' group per process, however many watch (issue 22)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+import pytest
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+from games.live.deliver.spectators import SLICE, SpectatorRelay
+from games.live.draw import frames
+from tests.live.conftest import live_of
+from tests.live.wsclient import connect, receive_table, send_move, version_of
+
+
+def a_group() -> str:
+    """A group of its own per test: the in-memory layer outlives a test."""
+    return f"table-{uuid.uuid4().hex}-watch-en"
+
+
+class Watcher:
+    def __init__(self, log: list[str], name: str, fails: bool = False) -> None:
+        self.log, self.name, self.fails = log, name, fails
+
+    async def table_frame(self, event: dict[str, Any]) -> None:
+        self.log.append(self.name)
+        if self.fails:
+            raise ConnectionError("the socket closed")
+
+
+def layer_members(group: str) -> set[str]:
+    """The channels in ``group``, as this process's channel layer holds them."""
+    layer = get_channel_layer()
+    if isinstance(layer, InMemoryChannelLayer):
+        return set(layer.groups.get(group, {}))
+    here = layer._get_layer()  # Redis pub/sub: this event loop's connection
+    return set(here.groups.get(here._get_group_channel_name(group), set()))
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_every_spectator_sees_a_move_through_one_group_member(duel, alice, bob) -> None:
+    from asgiref.sync import sync_to_async
+
+    watchers = []
+    for _ in range(3):
+        ws, connected = await connect(duel.pk, None)
+        assert connected
+        await receive_table(ws)
+        watchers.append(ws)
+    group = frames.viewpoint_group(duel.pk, None)
+    assert len(layer_members(group)) == 1  # the process, not each spectator
+    live = await sync_to_async(live_of)(duel)
+    seat, action = live.engine.to_act, live.engine.legal_actions()[0]
+    player, _ = await connect(duel.pk, alice if seat == 0 else bob)
+    await receive_table(player)
+    move = {k: v for k, v in action.to_dict().items() if k != "seat"}
+    await send_move(player, version=duel.version, **move)
+    for ws in watchers:
+        assert version_of(await receive_table(ws, at_least=duel.version + 1)) == duel.version + 1
+        await ws.disconnect()
+    assert layer_members(group) == set()  # the last one out leaves the group
+    await player.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_the_hand_out_lets_other_work_in_after_each_slice() -> None:
+    relay, log, group = SpectatorRelay(), [], a_group()
+    for i in range(SLICE + 1):
+        await relay.join(group, f"c{i}", Watcher(log, f"w{i}"))
+    asyncio.get_running_loop().call_soon(log.append, "another table's frame")
+    await relay.hand_out(frames.frame_message(group, 1, "x"))
+    assert log.index("another table's frame") == SLICE
+    assert log[-1] == f"w{SLICE}"
+
+
+@pytest.mark.asyncio
+async def test_one_closed_socket_does_not_keep_the_frame_from_the_rest() -> None:
+    relay, log, group = SpectatorRelay(), [], a_group()
+    await relay.join(group, "a", Watcher(log, "a", fails=True))
+    await relay.join(group, "b", Watcher(log, "b"))
+    await relay.hand_out(frames.frame_message(group, 1, "x"))
+    assert log == ["a", "b"]
+
+
+@pytest.mark.asyncio
+async def test_a_frame_reaches_only_its_own_tables_spectators() -> None:
+    relay, log, group, other = SpectatorRelay(), [], a_group(), a_group()
+    await relay.join(group, "a", Watcher(log, "a"))
+    await relay.join(other, "b", Watcher(log, "b"))
+    await relay.hand_out(frames.frame_message(other, 1, "x"))
+    assert log == ["b"]
+
+
+@pytest.mark.asyncio
+async def test_a_published_frame_reaches_the_spectators_until_they_leave() -> None:
+    relay, log, group = SpectatorRelay(), [], a_group()
+    await relay.join(group, "a", Watcher(log, "a"))
+    await relay.join(group, "b", Watcher(log, "b"))
+    layer = get_channel_layer()
+    await layer.group_send(group, frames.frame_message(group, 1, "x"))
+    for _ in range(100):
+        if len(log) == 2:
+            break
+        await asyncio.sleep(0.01)
+    assert sorted(log) == ["a", "b"]
+    await relay.leave(group, "a")
+    await relay.leave(group, "b")
+    assert relay.watching(group) == 0
+    assert layer_members(group) == set()
