@@ -19,8 +19,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest
+
+from games.runtime.sharedcache import shared
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +90,7 @@ _cache_trouble = _QuietLog()
 def used(scope: str, who: str, limit: Limit) -> int:
     """How many actions ``who`` took in ``scope`` in the current window."""
     try:
-        return int(cache.get(_key(scope, who, limit, time.time()), 0))
+        return int(shared().get(_key(scope, who, limit, time.time()), 0))
     except Exception:  # the cache (Redis) is down: let people play, say so once
         _cache_trouble.warning("rate limits: the cache cannot be read; not limiting")
         return 0
@@ -113,19 +114,19 @@ class Ticket:
             return
         # Gone with its window, or the cache is away: nothing to undo.
         with contextlib.suppress(Exception):
-            cache.decr(key)
+            shared().decr(key)
 
 
 def _count_one(key: str, seconds: int) -> int:
     """Add one to ``key`` atomically and return the new count (Redis INCR; the
     local-memory cache holds a lock)."""
-    cache.add(key, 0, timeout=seconds + 1)
+    shared().add(key, 0, timeout=seconds + 1)
     try:
-        return int(cache.incr(key))
+        return int(shared().incr(key))
     except ValueError:  # the key expired between add() and incr()
-        if cache.add(key, 1, timeout=seconds + 1):
+        if shared().add(key, 1, timeout=seconds + 1):
             return 1
-        return int(cache.incr(key))
+        return int(shared().incr(key))
 
 
 def take(scope: str, who: str, limit: Limit) -> Ticket | None:
@@ -169,7 +170,7 @@ def one_at_a_time(scope: str, who: str) -> Iterator[None]:
     token = uuid.uuid4().hex
     deadline = time.monotonic() + TURN_WAIT_S
     try:
-        while not cache.add(key, token, timeout=TURN_TTL_S):
+        while not shared().add(key, token, timeout=TURN_TTL_S):
             if time.monotonic() > deadline:
                 raise TurnTimeout(scope)
             time.sleep(0.005)
@@ -183,8 +184,8 @@ def one_at_a_time(scope: str, who: str) -> Iterator[None]:
         yield
     finally:
         with contextlib.suppress(Exception):
-            if cache.get(key) == token:
-                cache.delete(key)
+            if shared().get(key) == token:
+                shared().delete(key)
 
 
 def record(scope: str, who: str, limit: Limit) -> None:
@@ -192,10 +193,10 @@ def record(scope: str, who: str, limit: Limit) -> None:
     key = _key(scope, who, limit, time.time())
     try:
         # add() then incr(): both atomic on Redis, so concurrent processes count right.
-        cache.add(key, 0, timeout=limit.seconds + 1)
+        shared().add(key, 0, timeout=limit.seconds + 1)
         try:
-            cache.incr(key)
+            shared().incr(key)
         except ValueError:  # the window ended between add() and incr()
-            cache.add(key, 1, timeout=limit.seconds + 1)
+            shared().add(key, 1, timeout=limit.seconds + 1)
     except Exception:  # the cache is down: the action stands, uncounted
         _cache_trouble.warning("rate limits: the cache cannot be written; not counting")

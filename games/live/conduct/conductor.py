@@ -27,7 +27,6 @@ from typing import TypeVar
 
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.core.cache import cache as shared_cache
 from django.db import DatabaseError, InterfaceError, close_old_connections
 from django.db.models import Q
 from django.db.models.functions import Coalesce
@@ -45,6 +44,7 @@ from games.live.submit.play import Refused, current, submit
 from games.models import Deal, Match, Seat, Table, Tournament
 from games.runtime import shutdown
 from games.runtime.lograte import RateLimitedLog
+from games.runtime.sharedcache import shared
 from games.services.chat import purge_expired as purge_expired_chat
 from games.services.matches import deal_next, result_pause
 from games.services.seating import end_unwatched
@@ -220,9 +220,9 @@ def claim(table: Table, version: int) -> bool:
     # database was reset while the cache kept its keys (test runs do this).
     key = f"blot:deciding:{table.pk}:{int(table.created_at.timestamp() * 1e6)}:{version}"
     try:
-        if shared_cache.add(key, _CLAIMANT, CLAIM_TTL.total_seconds()):
+        if shared().add(key, _CLAIMANT, CLAIM_TTL.total_seconds()):
             return True
-        return shared_cache.get(key) == _CLAIMANT
+        return shared().get(key) == _CLAIMANT
     except Exception:  # the cache is away: decide; the version check keeps it safe
         return True
 
