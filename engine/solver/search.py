@@ -28,8 +28,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.cards import LAST_TRICK_BONUS, NO_TRUMP, POINTS, STRENGTH, Card, Mask, cards_in
-from engine.tricks import beats, legal_plays
+from engine.cards import (
+    LAST_TRICK_BONUS,
+    NO_TRUMP,
+    POINTS,
+    STRENGTH,
+    SUIT_MASKS,
+    Card,
+    Mask,
+    cards_in,
+)
+from engine.tricks import TAKES, beats, legal_plays
 
 NO_CARD = -1
 INF = 1_000
@@ -116,8 +125,15 @@ class Solver:
         #: ``takes[best][c]``: whether ``c`` takes the trick from ``best`` — the
         #: engine's :func:`~engine.tricks.beats`, looked up instead of called.
         self.takes = tuple(tuple(beats(c, b, trump) for c in range(32)) for b in range(32))
+        #: ``tops[c]``: the cards of ``c``'s suit that take a trick from ``c``.
+        self.tops = tuple(TAKES[trump][c] & SUIT_MASKS[c >> 3] for c in range(32))
         #: ``_sure_tables`` of the trump (empty without a suit trump).
         self.sure = _sure_tables(trump) if trump < NO_TRUMP else ((), ())
+        #: Exact values of positions met as root children, keyed by
+        #: :meth:`_State.position`: the next decision's position is the child of the
+        #: card actually played, so its value is known before it is searched and
+        #: is the first guess for its cards' probes (the best card's value).
+        self.known: dict[tuple[object, ...], int] = {}
         self.nodes = 0
         self.probes = 0
 
@@ -239,6 +255,7 @@ class _State:
         nodes = [0]
         lead = [NO_CARD]
         taker = solver.takes
+        tops = solver.tops
         low_groups = [(8 * suit, 0b11 if suit == trump else 0b111) for suit in range(4)]
         four = seats == 4
         suit_trump = trump < NO_TRUMP
@@ -260,9 +277,12 @@ class _State:
                 legal = legal_plays(hand, led, best, partner, trump)
             if legal & (legal - 1):
                 # One card per class of equivalent cards, likely best first: the
-                # leader's strongest; a follower whose side holds the trick, its
-                # points; one who can take it, the taking card worth most; else
-                # the cheapest.
+                # leader's masters (no other hand holds a stronger card of the
+                # suit), trumps and points first, then, in Belote, the cheapest
+                # card (a low lead lets the partner take or smear), in Open Blot
+                # the strongest (with no partner a low lead gives the trick
+                # away); a follower whose side holds the trick, its points; one
+                # who can take it, the taking card worth most; else the cheapest.
                 a = alive[0]
                 keyed = []
                 ours = n > 0 and best_seat % 2 == seat % 2
@@ -276,7 +296,12 @@ class _State:
                     if c == first:
                         k = 1000
                     elif n == 0:
-                        k = strength[c]
+                        if not tops[c] & a & ~hand:
+                            k = 200 + pc + (strength[c] & 16)
+                        elif four:
+                            k = -pc - (strength[c] & 15)
+                        else:
+                            k = strength[c] - 100
                     elif ours:
                         k = pc - strength[c]
                     elif taker[best][c]:
@@ -508,14 +533,24 @@ class _State:
         self.solver.nodes += nodes[0]
         return g >= gamma
 
+    def position(self) -> tuple[object, ...]:
+        """What the value from here (``won`` aside) depends on."""
+        return (*self.hands, *self.down, self.to_act, *self.trick)
+
     def root_values(self) -> dict[Card, int]:
-        """Each legal card's exact value: the card played, then null-window searches."""
+        """Each legal card's exact value: the card played, then null-window searches
+        whose first guess is the position's own value when an earlier decision
+        found it (the best card's value), else the best value so far."""
         solver = self.solver
         seat = self.to_act
+        known = solver.known.get(self.position())
+        pick = max if seat % 2 == 0 else min
         out: dict[Card, int] = {}
         for c in cards_in(self.legal()):
             child = _State(solver, *_after(solver, self.hands, self.down, seat, self.trick, c))
-            out[c] = child.root_value(max(out.values()) if out else None)
+            guess = known if known is not None else pick(out.values()) if out else None
+            out[c] = child.root_value(guess)
+            solver.known[child.position()] = out[c] - child.won
         return out
 
 
