@@ -28,8 +28,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.cards import LAST_TRICK_BONUS, NO_TRUMP, POINTS, STRENGTH, Card, Mask, cards_in
-from engine.tricks import beats, legal_plays
+from engine.cards import (
+    LAST_TRICK_BONUS,
+    NO_TRUMP,
+    POINTS,
+    STRENGTH,
+    SUIT_MASKS,
+    Card,
+    Mask,
+    cards_in,
+)
+from engine.tricks import TAKES, beats, legal_plays
 
 NO_CARD = -1
 INF = 1_000
@@ -86,6 +95,27 @@ def _pack_table() -> tuple[tuple[int, ...], ...]:
 PACK = _pack_table()
 
 
+def _low_groups(trump: int) -> list[tuple[int, int]]:
+    """Per suit, (shift, bits) of its low cards of equal worth (plain 7 8 9, trump
+    7 8): they sit next to each other in trick order."""
+    return [(8 * suit, 0b11 if suit == trump else 0b111) for suit in range(4)]
+
+
+def _low_mask(trump: int) -> Mask:
+    return sum(group << shift for shift, group in _low_groups(trump))
+
+
+def _gaps(low: Mask, trump: int) -> tuple[tuple[int, int, tuple[int, ...], int], ...]:
+    """For the low cards left (``low``), the suits where some were played below
+    one that is left, as (shift, bits, ``PACK`` row, mask clearing the bits)."""
+    out = []
+    for shift, group in _low_groups(trump):
+        g = low >> shift & group
+        if g & (g + 1):
+            out.append((shift, group, PACK[g], ~(group << shift)))
+    return tuple(out)
+
+
 def _sure_tables(trump: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """For a suit trump, over the trump suit's 8 ranks as bits: ``ABOVE[held]``,
     the trumps stronger than every one in ``held`` (all of them when ``held`` is
@@ -116,8 +146,17 @@ class Solver:
         #: ``takes[best][c]``: whether ``c`` takes the trick from ``best`` — the
         #: engine's :func:`~engine.tricks.beats`, looked up instead of called.
         self.takes = tuple(tuple(beats(c, b, trump) for c in range(32)) for b in range(32))
+        #: ``tops[c]``: the cards of ``c``'s suit that take a trick from ``c``.
+        self.tops = tuple(TAKES[trump][c] & SUIT_MASKS[c >> 3] for c in range(32))
         #: ``_sure_tables`` of the trump (empty without a suit trump).
         self.sure = _sure_tables(trump) if trump < NO_TRUMP else ((), ())
+        #: Exact values of positions met as root children, keyed by
+        #: :meth:`_State.position`: the next decision's position is the child of the
+        #: card actually played, so its value is known before it is searched and
+        #: is the first guess for its cards' probes (the best card's value).
+        self.known: dict[tuple[object, ...], int] = {}
+        #: ``gaps[low]``: :func:`_gaps` of the low cards left, filled as met.
+        self.gaps: dict[Mask, tuple[tuple[int, int, tuple[int, ...], int], ...]] = {}
         self.nodes = 0
         self.probes = 0
 
@@ -239,7 +278,9 @@ class _State:
         nodes = [0]
         lead = [NO_CARD]
         taker = solver.takes
-        low_groups = [(8 * suit, 0b11 if suit == trump else 0b111) for suit in range(4)]
+        tops = solver.tops
+        gaps = solver.gaps
+        low_mask = _low_mask(trump)
         four = seats == 4
         suit_trump = trump < NO_TRUMP
         above, worth = solver.sure
@@ -260,48 +301,72 @@ class _State:
                 legal = legal_plays(hand, led, best, partner, trump)
             if legal & (legal - 1):
                 # One card per class of equivalent cards, likely best first: the
-                # leader's strongest; a follower whose side holds the trick, its
-                # points; one who can take it, the taking card worth most; else
-                # the cheapest.
+                # leader's masters (no other hand holds a stronger card of the
+                # suit), trumps and points first, then, in Belote, the cheapest
+                # card (a low lead lets the partner take or smear), in Open Blot
+                # the strongest (with no partner a low lead gives the trick
+                # away); a follower whose side holds the trick, its points; one
+                # who can take it, the taking card worth most; else the cheapest.
+                # (The case is chosen once per node, not per card: this loop runs
+                # at every node of the search.)
                 a = alive[0]
                 keyed = []
-                ours = n > 0 and best_seat % 2 == seat % 2
-                for c in cards_in(legal):
-                    pc = points[c]
-                    run = a & run_below[c]
-                    if run and under[c] == NO_CARD:
-                        x = run.bit_length() - 1  # the next unplayed card below c
-                        if legal >> x & 1 and under[x] == NO_CARD:
-                            continue  # in the same hand and worth the same: equivalent
-                    if c == first:
-                        k = 1000
-                    elif n == 0:
-                        k = strength[c]
-                    elif ours:
-                        k = pc - strength[c]
-                    elif taker[best][c]:
-                        k = 100 + pc - strength[c]
-                    else:
-                        k = -pc - strength[c]
-                    keyed.append((k, c))
+                if n == 0:
+                    others = a & ~hand
+                    for c in cards_in(legal):
+                        run = a & run_below[c]
+                        if run and under[c] == NO_CARD:
+                            x = run.bit_length() - 1  # the next unplayed card below c
+                            if legal >> x & 1 and under[x] == NO_CARD:
+                                continue  # in the same hand and worth the same: equivalent
+                        if c == first:
+                            k = 1000
+                        elif not tops[c] & others:
+                            k = 200 + points[c] + (strength[c] & 16)
+                        elif four:
+                            k = -points[c] - (strength[c] & 15)
+                        else:
+                            k = strength[c] - 100
+                        keyed.append((k, c))
+                elif best_seat % 2 == seat % 2:
+                    for c in cards_in(legal):
+                        run = a & run_below[c]
+                        if run and under[c] == NO_CARD:
+                            x = run.bit_length() - 1
+                            if legal >> x & 1 and under[x] == NO_CARD:
+                                continue
+                        keyed.append((points[c] - strength[c], c))
+                else:
+                    takes = taker[best]
+                    for c in cards_in(legal):
+                        run = a & run_below[c]
+                        if run and under[c] == NO_CARD:
+                            x = run.bit_length() - 1
+                            if legal >> x & 1 and under[x] == NO_CARD:
+                                continue
+                        if takes[c]:
+                            keyed.append((100 + points[c] - strength[c], c))
+                        else:
+                            keyed.append((-points[c] - strength[c], c))
                 keyed.sort(reverse=True)
-                cards = [c for _, c in keyed]
             else:
-                cards = [(legal & -legal).bit_length() - 1]
+                keyed = [(0, (legal & -legal).bit_length() - 1)]
             maximizing = seat % 2 == 0
             value = -INF if maximizing else INF
-            chosen = cards[0]
+            chosen = keyed[0][1]
             last = n + 1 == seats
             dn = down[seat]
-            for c in cards:
+            nxt = (seat + 1) % seats
+            takes = taker[best]  # (unused when leading: ``best`` is then NO_CARD)
+            for _, c in keyed:
                 bit = 1 << c
                 u = under[c]
-                if u != NO_CARD and dn >> u & 1:
+                if dn and u != NO_CARD and dn >> u & 1:
                     hands[seat] = (hand & ~bit) | (1 << u)
                     down[seat] = dn & ~(1 << u)
                 else:
                     hands[seat] = hand & ~bit
-                if n == 0 or taker[best][c]:
+                if n == 0 or takes[c]:
                     nb, ns = c, seat
                 else:
                     nb, ns = best, best_seat
@@ -321,7 +386,7 @@ class _State:
                     alive[0] = a0
                 else:
                     v = play_out(
-                        (seat + 1) % seats, n + 1, led if n else c, nb, ns, p, tm | bit,
+                        nxt, n + 1, led if n else c, nb, ns, p, tm | bit,
                         alpha, beta, NO_CARD,
                     )
                 hands[seat] = hand
@@ -381,34 +446,36 @@ class _State:
                 # next to each other in trick order, so only which of them are left,
                 # in order, and who holds each matters: packed to the lowest ranks,
                 # positions differing only there share one entry.
-                al = hands[0] | hands[1] | hands[2] | hands[3]
+                al = alive[0]  # at a trick's start: the cards in the hands
                 h0, h1, h2, h3 = hands
-                for shift, group in low_groups:
-                    g = al >> shift & group
-                    if g & (g + 1):  # some of the group played below one that is left
-                        pack = PACK[g]
-                        clear = ~(group << shift)
-                        h0 = (h0 & clear) | pack[h0 >> shift & group] << shift
-                        h1 = (h1 & clear) | pack[h1 >> shift & group] << shift
-                        h2 = (h2 & clear) | pack[h2 >> shift & group] << shift
-                        h3 = (h3 & clear) | pack[h3 >> shift & group] << shift
+                low = al & low_mask
+                packs = gaps.get(low)
+                if packs is None:
+                    packs = gaps[low] = _gaps(low, trump)
+                for shift, group, pack, clear in packs:
+                    h0 = (h0 & clear) | pack[h0 >> shift & group] << shift
+                    h1 = (h1 & clear) | pack[h1 >> shift & group] << shift
+                    h2 = (h2 & clear) | pack[h2 >> shift & group] << shift
+                    h3 = (h3 & clear) | pack[h3 >> shift & group] << shift
                 key |= h0 << 3 | h1 << 35 | h2 << 67 | h3 << 99
             else:
-                for i in range(seats):
-                    key |= (hands[i] | down[i]) << (3 + 32 * i)
+                key |= (hands[0] | down[0]) << 3 | (hands[1] | down[1]) << 35
             entry = table.get(key)
             lo, hi, first = sure, most, NO_CARD
             if entry is not None:
                 lo, hi, first = entry
-                lo = max(lo, sure)
-                hi = min(hi, most)
+                if lo < sure:
+                    lo = sure
+                if hi > most:
+                    hi = most
                 if lo >= beta:
                     return lo
                 if hi <= alpha:
                     return hi
                 if lo == hi:
                     return lo
-            a, b = max(alpha, lo), min(beta, hi)
+            a = alpha if alpha > lo else lo
+            b = beta if beta < hi else hi
             v = play_out(leader, 0, NO_CARD, NO_CARD, -1, 0, 0, a, b, first)
             if v <= a:
                 hi = min(hi, v)
@@ -508,14 +575,24 @@ class _State:
         self.solver.nodes += nodes[0]
         return g >= gamma
 
+    def position(self) -> tuple[object, ...]:
+        """What the value from here (``won`` aside) depends on."""
+        return (*self.hands, *self.down, self.to_act, *self.trick)
+
     def root_values(self) -> dict[Card, int]:
-        """Each legal card's exact value: the card played, then null-window searches."""
+        """Each legal card's exact value: the card played, then null-window searches
+        whose first guess is the position's own value when an earlier decision
+        found it (the best card's value), else the best value so far."""
         solver = self.solver
         seat = self.to_act
+        known = solver.known.get(self.position())
+        pick = max if seat % 2 == 0 else min
         out: dict[Card, int] = {}
         for c in cards_in(self.legal()):
             child = _State(solver, *_after(solver, self.hands, self.down, seat, self.trick, c))
-            out[c] = child.root_value(max(out.values()) if out else None)
+            guess = known if known is not None else pick(out.values()) if out else None
+            out[c] = child.root_value(guess)
+            solver.known[child.position()] = out[c] - child.won
         return out
 
 
