@@ -9,7 +9,7 @@ import asyncio
 from collections.abc import Callable
 
 import pytest
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
 from django.core.cache import caches
 
 from games import ratelimit
@@ -29,7 +29,7 @@ async def clients_made_by(work: Callable[[], object], contexts: int, monkeypatch
     monkeypatch.setattr(caches, "create_connection", counting)
 
     async def one() -> None:  # a task: a context of its own
-        await database_sync_to_async(work)()
+        await sync_to_async(work, thread_sensitive=False)()
 
     await asyncio.gather(*(one() for _ in range(contexts)))
     return len(made)

@@ -30,6 +30,9 @@ class Watcher:
         if self.fails:
             raise ConnectionError("the socket closed")
 
+    async def table_watchers(self, event: dict[str, Any]) -> None:
+        self.log.append(f"{self.name} hears {event['html']}")
+
 
 def layer_members(group: str) -> set[str]:
     """The channels in ``group``, as this process's channel layer holds them."""
@@ -111,3 +114,11 @@ async def test_a_published_frame_reaches_the_spectators_until_they_leave() -> No
     await relay.leave(group, "b")
     assert relay.watching(group) == 0
     assert layer_members(group) == set()
+
+
+@pytest.mark.asyncio
+async def test_the_watcher_count_comes_through_the_relay_too() -> None:
+    relay, log, group = SpectatorRelay(), [], a_group()
+    await relay.join(group, "a", Watcher(log, "a"))
+    await relay.hand_out({"type": "table.watchers", "html": "3 watching", "group": group})
+    assert log == ["a hears 3 watching"]

@@ -1,10 +1,10 @@
 """A table's spectators, served by their server process rather than one by one.
 
-Every spectator of a table (in one language) sees the same frame, so the
-spectators' viewpoint group has one member per server process, not one per
-spectator: this process's :class:`SpectatorRelay` channel. A frame published to
-the group reaches the process once, is decoded once, and is handed to each of
-the process's spectators of that table in turn.
+Every spectator of a table (in one language) sees the same frames and the same
+watcher count, so the spectators' groups have one member per server process,
+not one per spectator: this process's :class:`SpectatorRelay` channel. A message
+published to such a group reaches the process once, is decoded once, and is
+handed to each of the process's spectators of that table in turn.
 
 The hand-out yields to the event loop every :data:`SLICE` spectators: a crowd
 watching one table then delays another table's players by at most a slice of
@@ -12,8 +12,7 @@ sends, not by the whole crowd's (issue 22: 300 spectators at one table held
 every other table's frames behind 150 sends per process).
 
 Each spectator's connection still has its own channel, for what is its own (a
-resend after a channel-layer outage, the chat); only the frames come through
-the relay.
+resend after a channel-layer outage, the chat).
 """
 
 from __future__ import annotations
@@ -31,13 +30,19 @@ log = logging.getLogger(__name__)
 #: Spectators sent a frame between two yields to the event loop. A send is about
 #: a quarter of a millisecond of the loop's time, so a slice is a few ms.
 SLICE = 16
-#: The key of a frame message that names the group it was published to: one
-#: relay channel serves every watched table of the process.
+#: The key of a message that names the group it was published to: one relay
+#: channel serves every watched table of the process.
 GROUP_KEY = "group"
+#: What the relay hands on, by message type: the handler it calls.
+HANDLERS = {"table.frame": "table_frame", "table.watchers": "table_watchers"}
 
 
 class Spectator(Protocol):
+    """A spectator's connection: the handlers of what the relay hands on."""
+
     async def table_frame(self, event: dict[str, Any]) -> None: ...
+
+    async def table_watchers(self, event: dict[str, Any]) -> None: ...
 
 
 _failures = RateLimitedLog(log, "Handing a frame to a table's spectators")
@@ -118,15 +123,20 @@ class SpectatorRelay:
             await self.hand_out(message)
 
     async def hand_out(self, message: dict[str, Any]) -> None:
-        """Give ``message`` (a frame) to each of the group's spectators here."""
+        """Give ``message`` (a frame, or the watcher count) to each of the
+        group's spectators here."""
         members = self._members.get(message.get(GROUP_KEY, ""))
         if not members:
+            return
+        kind = HANDLERS.get(message.get("type", ""))
+        if kind is None:
+            _failures.failed(ValueError(f"no spectator handler for {message.get('type')!r}"))
             return
         for i, spectator in enumerate(list(members.values())):
             if i and i % SLICE == 0:
                 await asyncio.sleep(0)
             try:
-                await spectator.table_frame(message)
+                await getattr(spectator, kind)(message)
             except Exception as exc:  # one closed socket must not starve the rest
                 _failures.failed(exc)
 

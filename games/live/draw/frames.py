@@ -215,7 +215,9 @@ def frame_message(group: str, version: int, html: str) -> dict[str, Any]:
 
 
 def watchers_group(table_id: int, lang: str) -> str:
-    """Every viewer of the table who reads ``lang`` (the watcher count is words)."""
+    """The table's players who read ``lang``: they hear the watcher count here
+    (it is words). Its spectators hear it in their own group, through their
+    server process's relay (``games.live.deliver.spectators``)."""
     return f"table-{table_id}-all-{lang}"
 
 

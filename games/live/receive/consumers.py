@@ -1,9 +1,11 @@
 """The table's WebSocket: one per viewer, carrying moves in and views out.
 
 The connection's user (from the session) decides the seat; a message never
-does. Each connection joins the group of its viewpoint (its seat, or the
-spectators) and forwards the frames published there: after a change the table
-is rendered once per viewpoint (:mod:`games.live.deliver.notify`), so a viewer only
+does. A player's connection joins the group of its seat's viewpoint and forwards
+the frames published there; a spectator's is handed the spectators' frames by
+its server process's relay (:mod:`games.live.deliver.spectators`), the one
+member of the spectators' group in that process. After a change the table is
+rendered once per viewpoint (:mod:`games.live.deliver.notify`), so a viewer only
 ever receives what ``engine.observe`` gives their seat (or a spectator), and the
 work per viewer is sending. Presence is recorded in per-process batches
 (:class:`games.live.store.presence.LiveSet`); a spectator arriving or leaving changes
@@ -64,7 +66,7 @@ def in_db(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
 class TableConsumer(ChatMixin):
     table_id: int
     seat: int | None
-    group: str
+    group: str  # a player's: where they hear the watcher count
     viewpoint: str
     sent_version: int = -1
 
@@ -99,12 +101,14 @@ class TableConsumer(ChatMixin):
             return
         self.seat = seat
         self.language = language
-        self.group = frames.watchers_group(self.table_id, self.language)
         self.viewpoint = frames.viewpoint_group(self.table_id, seat, self.language)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        if seat is None:  # one member per process for all its spectators of the table
+        if seat is None:
+            # Frames and the watcher count: one member per process for all its
+            # spectators of the table.
             await spectators.relay.join(self.viewpoint, self.channel_name, self)
         else:
+            self.group = frames.watchers_group(self.table_id, self.language)
+            await self.channel_layer.group_add(self.group, self.channel_name)
             await self.channel_layer.group_add(self.viewpoint, self.channel_name)
         await self.accept()
         user_id = user.pk if user is not None and user.is_authenticated else None
@@ -119,14 +123,14 @@ class TableConsumer(ChatMixin):
             return
         presence.live_set.close(self.channel_name)
         await self.chat_leave()
-        for group in (self.group, self.viewpoint):
-            try:
-                if group == self.viewpoint and self.seat is None:
-                    await spectators.relay.leave(group, self.channel_name)
-                else:
+        try:
+            if self.seat is None:
+                await spectators.relay.leave(self.viewpoint, self.channel_name)
+            else:
+                for group in (self.group, self.viewpoint):
                     await self.channel_layer.group_discard(group, self.channel_name)
-            except Exception:  # Redis away: the subscription dies with the connection
-                log.debug("table %s: could not leave %s", self.table_id, group, exc_info=True)
+        except Exception:  # Redis away: the subscription dies with the connection
+            log.debug("table %s: could not leave its groups", self.table_id, exc_info=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # Refusals are worded in the viewer's language (the override is
@@ -244,8 +248,11 @@ async def send_watcher_counts(counts: dict[int, int]) -> None:
         try:
             languages = await in_db(frames.languages_in_use)(table_id)
             for lang in languages:
-                message = {"type": "table.watchers", "html": frames.watchers_fragment(count, lang)}
+                fragment = frames.watchers_fragment(count, lang)
+                message = {"type": "table.watchers", "html": fragment}
                 await layer.group_send(frames.watchers_group(table_id, lang), message)
+                group = frames.viewpoint_group(table_id, None, lang)
+                await layer.group_send(group, {**message, spectators.GROUP_KEY: group})
             for lang in languages if count else []:
                 version, html = await in_db(frames.frame_for)(table_id, None, lang)
                 group = frames.viewpoint_group(table_id, None, lang)
