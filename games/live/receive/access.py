@@ -15,7 +15,9 @@ def viewer_seat(table_id: int, user: Any, token: str | None) -> tuple[bool, int 
     its creator, staff, or whoever presents its invite token — the same people the
     table page shows it to.
     """
-    table = Table.objects.filter(pk=table_id).first()
+    # Only what decides (a join is frequent: a storm of spectators is hundreds).
+    deciding = ("is_private", "created_by", "invite_token")
+    table = Table.objects.filter(pk=table_id).only(*deciding).first()
     if table is None:
         return False, None
     authenticated = user is not None and user.is_authenticated
