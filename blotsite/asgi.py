@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 from typing import Any
 
 from django.core.asgi import get_asgi_application
@@ -22,6 +23,10 @@ from blotsite.bodylimit import BodySizeLimit, install_daphne_guard  # noqa: E402
 from blotsite.routing import websocket_urlpatterns  # noqa: E402
 from games.live.conduct.conductor import ensure_started  # noqa: E402
 from games.runtime import shutdown  # noqa: E402
+
+# Short GIL slices: the event loop's forwarding does not wait 5 ms behind a
+# database thread (settings.BLOT_GIL_SWITCH_US).
+sys.setswitchinterval(settings.BLOT_GIL_SWITCH_US / 1_000_000)
 
 # Under Daphne (which has imported this module to serve it), refuse oversized
 # bodies while they arrive, not after Daphne has queued them in memory.
