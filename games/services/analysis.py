@@ -36,6 +36,7 @@ from datetime import timedelta
 from types import TracebackType
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import connections, transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -99,6 +100,15 @@ def _refuse_beyond_the_limit(user: Any) -> None:
         )
 
 
+def _lock_requester_and_deals(user: Any, deals: list[Deal]) -> None:
+    """Serialise what a request reads before it writes: the person's requests
+    (the limit is counted, then written) and each deal's (a deal has at most
+    one analysis). Always the person first, then the deals in key order, so
+    two requests never wait on each other in a circle."""
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    list(Deal.objects.select_for_update().filter(pk__in=[d.pk for d in deals]).order_by("pk"))
+
+
 def _requeue(analysis: DealAnalysis, user: Any, whole_match: bool, place: int) -> None:
     """A failed analysis asked for again."""
     analysis.status = DealAnalysis.Status.QUEUED
@@ -120,6 +130,7 @@ def request_analysis(user: Any, deal: Deal) -> DealAnalysis:
     if user is None or not user.is_authenticated:
         raise ServiceError(_("Sign in to ask for an analysis."))
     with transaction.atomic():
+        _lock_requester_and_deals(user, [deal])
         existing = DealAnalysis.objects.select_for_update().filter(deal=deal).first()
         if existing is not None and existing.status != DealAnalysis.Status.FAILED:
             return existing
@@ -144,6 +155,7 @@ def request_match_analysis(user: Any, match: Match) -> int:
             _("No deal of this match has finished yet. A deal can be analysed once it is over.")
         )
     with transaction.atomic():
+        _lock_requester_and_deals(user, deals)
         existing = {
             a.deal_id: a
             for a in DealAnalysis.objects.select_for_update().filter(deal__in=deals)
@@ -156,24 +168,18 @@ def request_match_analysis(user: Any, match: Match) -> int:
         if not wanted:
             return 0
         _refuse_beyond_the_limit(user)
-        queued = 0
         for place, deal in enumerate(wanted):
-            # get_or_create: another request may have queued the deal meanwhile.
-            analysis, created = DealAnalysis.objects.get_or_create(
-                deal=deal,
-                defaults={
-                    "requested_by": user,
-                    "total_steps": len(deal.actions),
-                    "whole_match": True,
-                    "place": place,
-                },
-            )
-            if created:
-                queued += 1
-            elif analysis.status == DealAnalysis.Status.FAILED:
-                _requeue(analysis, user, whole_match=True, place=place)
-                queued += 1
-        return queued
+            if deal.pk in existing:  # a failed one, asked for again
+                _requeue(existing[deal.pk], user, whole_match=True, place=place)
+            else:
+                DealAnalysis.objects.create(
+                    deal=deal,
+                    requested_by=user,
+                    total_steps=len(deal.actions),
+                    whole_match=True,
+                    place=place,
+                )
+        return len(wanted)
 
 
 @dataclass(frozen=True)
