@@ -353,3 +353,23 @@ def test_a_status_poll_starts_an_analyst_for_a_dead_ones_work(
     )
     client_for(alice).get(status)
     assert started == ["wake"]
+
+
+def test_the_workers_analyst_is_started_again_when_it_dies(settings, monkeypatch):
+    settings.BLOT_ANALYST = "on"
+    sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
+    monkeypatch.setattr(analyst, "command", lambda forever: sleeper)
+    monkeypatch.setattr(analyst, "_child", None)
+    keeper = analyst.Keeper(every_s=0.05).start()
+    try:
+        first = analyst._child
+        assert first is not None and first.poll() is None
+        first.kill()
+        first.wait()
+        deadline = time.monotonic() + 10
+        while analyst._child is first and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert analyst._child is not first and analyst._child.poll() is None
+    finally:
+        keeper.stop()
+    assert analyst._child.wait(timeout=10) is not None  # stopped with the worker

@@ -16,9 +16,9 @@ Why it never delays a bot's move or a clock:
 * it takes one queued analysis at a time and writes only its own rows.
 
 Where it runs: with ``BLOT_CONDUCTOR=external`` the ``blotworker`` starts one as
-its child and stops it on exit; in the embedded default (``inprocess``) the web
-process starts one when an analysis is asked for, if none is alive; it exits
-once the queue is empty.
+its child, starts another if that one dies (:class:`Keeper`), and stops it on
+exit; in the embedded default (``inprocess``) the web process starts one when an
+analysis is asked for, if none is alive; it exits once the queue is empty.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 
 from django.conf import settings
 
@@ -69,3 +70,33 @@ def wake() -> None:
     external worker its own analyst polls the queue."""
     if settings.BLOT_CONDUCTOR == "inprocess":
         start(forever=False)
+
+
+#: Seconds between two looks at whether the worker's analyst is still alive.
+KEEP_EVERY_S = 5.0
+
+
+class Keeper:
+    """Keeps the worker's analyst running: a killed or crashed analyst is
+    started again within :data:`KEEP_EVERY_S` (its analysis in hand is taken up
+    again once its heartbeat goes stale), until :meth:`stop`."""
+
+    def __init__(self, every_s: float = KEEP_EVERY_S) -> None:
+        self._every_s = every_s
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._keep, name="analyst-keeper", daemon=True)
+
+    def start(self) -> Keeper:
+        start(forever=True)
+        self._thread.start()
+        return self
+
+    def _keep(self) -> None:
+        while not self._stopping.wait(self._every_s):
+            start(forever=True)
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._thread.join(timeout=self._every_s + 1)
+        if _child is not None and _child.poll() is None:
+            _child.terminate()

@@ -89,8 +89,9 @@ class Command(BaseCommand):
         # SIGTERM (a service manager stopping the worker) ends it like Ctrl-C, so
         # the pool's processes are shut down with it instead of left behind.
         signal.signal(signal.SIGTERM, _interrupt)
-        # Deal analyses: one child process at nice 19 on one core, never this pool.
-        child = analyst.start(forever=True)
+        # Deal analyses: one child process at nice 19 on one core, never this pool,
+        # started again if it dies.
+        keeper = analyst.Keeper().start()
         try:
             with contextlib.suppress(KeyboardInterrupt):
                 conductor = Conductor(
@@ -101,7 +102,6 @@ class Command(BaseCommand):
                 )
                 asyncio.run(conductor.run())
         finally:
-            if child is not None:
-                child.terminate()
+            keeper.stop()
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)
