@@ -122,3 +122,20 @@ async def test_the_watcher_count_comes_through_the_relay_too() -> None:
     await relay.join(group, "a", Watcher(log, "a"))
     await relay.hand_out({"type": "table.watchers", "html": "3 watching", "group": group})
     assert log == ["a hears 3 watching"]
+
+
+@pytest.mark.asyncio
+async def test_spectators_arriving_together_make_one_relay_channel() -> None:
+    relay, log, group = SpectatorRelay(), [], a_group()
+    await asyncio.gather(*(relay.join(group, f"c{i}", Watcher(log, f"w{i}")) for i in range(10)))
+    assert len(layer_members(group)) == 1
+    await get_channel_layer().group_send(group, frames.frame_message(group, 1, "x"))
+    for _ in range(100):
+        if len(log) >= 10:
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)  # a second relay channel would hand the frame out again
+    assert sorted(log) == sorted(f"w{i}" for i in range(10))
+    for i in range(10):
+        await relay.leave(group, f"c{i}")
+    assert layer_members(group) == set()  # the channel that joined is the one that left

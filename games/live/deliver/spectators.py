@@ -57,6 +57,7 @@ class SpectatorRelay:
         self._layer: BaseChannelLayer | None = None
         self._channel = ""
         self._task: asyncio.Task[None] | None = None
+        self._started: asyncio.Future[BaseChannelLayer] | None = None
         self._members: dict[str, dict[str, Spectator]] = {}
         #: Set once the relay's channel is in the group: a spectator joins only
         #: then, so every frame after its first (sent on joining) reaches it.
@@ -96,19 +97,29 @@ class SpectatorRelay:
         return len(self._members.get(group, {}))
 
     async def _ready(self) -> BaseChannelLayer:
+        """The relay's channel and its pump on the running loop, made once even
+        when many spectators arrive together (the first makes them, the others
+        wait for it)."""
         loop = asyncio.get_running_loop()
-        if self._loop is loop and self._layer is not None and self._task is not None:
-            return self._layer
-        layer = get_channel_layer()
-        if layer is None:
-            raise RuntimeError("spectators need a channel layer")
-        if self._task is not None and self._loop is loop:
-            self._task.cancel()
-        self._members, self._subscribed = {}, {}
-        self._channel = await layer.new_channel()
-        self._layer, self._loop = layer, loop
-        self._task = loop.create_task(self._pump(layer, self._channel))
-        return layer
+        if self._loop is not loop:
+            self._loop = loop
+            self._members, self._subscribed = {}, {}
+            started = self._started = loop.create_future()
+            try:
+                layer = get_channel_layer()
+                if layer is None:
+                    raise RuntimeError("spectators need a channel layer")
+                self._channel = await layer.new_channel()
+            except BaseException as exc:
+                self._loop = None  # the next spectator tries again
+                started.set_exception(exc)
+                started.exception()  # those waiting get it; nobody else must
+                raise
+            self._layer = layer
+            self._task = loop.create_task(self._pump(layer, self._channel))
+            started.set_result(layer)
+        assert self._started is not None
+        return await self._started
 
     async def _pump(self, layer: BaseChannelLayer, channel: str) -> None:
         while True:
@@ -120,7 +131,10 @@ class SpectatorRelay:
                 _failures.failed(exc)
                 await asyncio.sleep(1)
                 continue
-            await self.hand_out(message)
+            try:
+                await self.hand_out(message)
+            except Exception as exc:  # the pump must outlive any one message
+                _failures.failed(exc)
 
     async def hand_out(self, message: dict[str, Any]) -> None:
         """Give ``message`` (a frame, or the watcher count) to each of the
