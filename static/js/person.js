@@ -9,6 +9,15 @@
   var SIGNED_OUT = 4403;
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013];
   var attempts = 0;
+  // Where this page is already going: the socket's "go" and a status poll's
+  // HX-Redirect can both arrive, and a second navigation aborts the first.
+  var leavingTo = null;
+
+  function leave(url) {
+    if (leavingTo) return;
+    leavingTo = url;
+    window.location.assign(url);
+  }
 
   function fromPersonSocket(event) {
     return !!(event.target && event.target.id === "person-socket");
@@ -31,7 +40,23 @@
     var url = go && go.getAttribute("data-go");
     if (!url || url.charAt(0) !== "/" || url.charAt(1) === "/") return;
     go.removeAttribute("data-go");
-    if (window.location.pathname !== url) window.location.assign(url);
+    if (window.location.pathname !== url) leave(url);
+  });
+
+  // Once the page is leaving, polls stop and a later HX-Redirect is not followed.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (leavingTo) event.preventDefault();
+  });
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    var xhr = event.detail.xhr;
+    var target = xhr && xhr.getResponseHeader("HX-Redirect");
+    if (!target) return;
+    if (leavingTo) event.preventDefault();
+    else leavingTo = target;
+  });
+  // Back from the browser's cache: the page is here again, not leaving.
+  window.addEventListener("pageshow", function () {
+    leavingTo = null;
   });
 
   // html[data-person-socket] says whether pushes can arrive ("open" / "closed").
