@@ -32,3 +32,33 @@ def test_it_gives_threads_short_gil_slices(settings) -> None:
     finally:
         gc.unfreeze()
         sys.setswitchinterval(before)
+
+
+def test_autobahns_per_connection_configuration_dump_is_formatted_only_when_logged(
+    monkeypatch,
+) -> None:
+    # Pretty-printing about forty settings at every WebSocket connection, for a
+    # debug line nobody writes, was 5-6 % of a Daphne's event loop in a storm of
+    # joins (issue 22).
+    import pprint
+
+    from autobahn.websocket import protocol
+
+    gc.unfreeze()
+    try:
+        importlib.reload(importlib.import_module("blotsite.asgi"))
+    finally:
+        gc.unfreeze()
+    config = [("openHandshakeTimeout", 5, "WebSocketServerFactory"), ("autoPingInterval", 0, "x")]
+    expected = pprint.pformat(config)
+    calls = []
+    method = pprint.PrettyPrinter.pformat
+    monkeypatch.setattr(
+        pprint.PrettyPrinter, "pformat", lambda self, o: calls.append(o) or method(self, o)
+    )
+    dump = protocol.pformat(config)
+    assert calls == []  # nothing formatted while the line is not written
+    assert f"{dump}" == expected  # as before when it is (the log formats it so)
+    assert calls == [config]
+    # Autobahn's other uses (dicts; one returned by a __str__) stay strings.
+    assert protocol.pformat({"a": 1}) == "{'a': 1}"
