@@ -10,7 +10,6 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.core.cache import cache
 from django.utils import timezone
 
 from games.models import ChatMessage, ChatReport, Deal, Player, Room, Table
@@ -21,13 +20,6 @@ from tests.live.wsclient import connect, receive_table, send_move, version_of
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 MESSAGE = re.compile(r'<li class="chat-message[^"]*" id="chat-m-(\d+)"[^>]*data-author="([^"]*)"')
-
-
-@pytest.fixture(autouse=True)
-def _fresh_limits():
-    cache.clear()  # the rate limits count in the cache
-    yield
-    cache.clear()
 
 
 async def say(ws, **data) -> None:

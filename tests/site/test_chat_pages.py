@@ -7,7 +7,6 @@ import io
 from datetime import timedelta
 
 import pytest
-from django.core.cache import cache
 from django.core.management import call_command
 from django.utils import timezone
 
@@ -17,11 +16,6 @@ from games.services.tables import join_seat
 from tests.site.conftest import client_for
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_limits():
-    cache.clear()
 
 
 @pytest.fixture

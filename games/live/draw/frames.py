@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +40,12 @@ Viewpoint = int | None
 #: it on every connect; past it, a table no longer renders that language).
 LANGUAGE_MEMORY_S = 24 * 3600
 
+#: A process writes a table's language to the shared cache at most this often:
+#: a storm of joins in one language is a write every few seconds, not one per
+#: viewer; and a cache that lost the key (evicted, flushed) has it back at the
+#: next join after that.
+LANGUAGE_NOTE_EVERY_S = 5.0
+
 #: Frames kept per process for joins and resends (table, viewpoint) -> (version, html).
 CACHE_SIZE = 4096
 
@@ -57,12 +64,35 @@ def _language_key(table_id: int, lang: str) -> str:
     return f"blot:live-language:{table_id}:{lang}"
 
 
+#: (table, language) -> until when this process need not write it again, for the
+#: shared cache client in ``_noted_in`` (another cache, as in tests: all again).
+_noted: dict[tuple[int, str], float] = {}
+_noted_in: list[object] = [None]
+
+
 def note_language(table_id: int, lang: str) -> None:
     """A viewer of ``table_id`` reads ``lang``: frames are rendered in it from now on."""
+    now = time.monotonic()
+    client = shared()
+    if _noted_in[0] is not client:
+        _noted.clear()
+        _noted_in[0] = client
+    if _noted.get((table_id, lang), 0.0) > now:
+        return  # written by this process a moment ago
     try:
-        shared().set(_language_key(table_id, lang), True, LANGUAGE_MEMORY_S)
+        client.set(_language_key(table_id, lang), True, LANGUAGE_MEMORY_S)
     except Exception:  # the cache is away: the viewer still gets frames on resends
         log.warning("table %s: could not note the language %s", table_id, lang)
+        return
+    if len(_noted) >= CACHE_SIZE:
+        _noted.clear()
+    _noted[(table_id, lang)] = now + LANGUAGE_NOTE_EVERY_S
+
+
+def forget_noted_languages() -> None:
+    """Write languages afresh at the next joins: the shared cache may have lost
+    them (Redis restarted)."""
+    _noted.clear()
 
 
 def languages_in_use(table_id: int) -> list[str]:

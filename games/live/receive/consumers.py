@@ -38,6 +38,7 @@ from games.live.receive.chat import ChatMixin
 from games.live.store import presence
 from games.live.submit.play import Refused, action_from_client, parse_client_message, submit
 from games.runtime.lograte import RateLimitedLog
+from games.services.chat import Where
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -95,12 +96,12 @@ class TableConsumer(ChatMixin):
         user = self.scope.get("user")
         # One trip to the database threads for what a join reads before it joins
         # its groups (a storm of joins must not queue moves behind it).
-        allowed, seat, language = await in_db(_admit)(self.table_id, self.scope, token)
-        if not allowed:
+        admitted = await in_db(_admit)(self.table_id, self.scope, token)
+        if admitted is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        seat, self.language, chat = admitted
         self.seat = seat
-        self.language = language
         self.viewpoint = frames.viewpoint_group(self.table_id, seat, self.language)
         if seat is None:
             # Frames and the watcher count: one member per process for all its
@@ -116,7 +117,7 @@ class TableConsumer(ChatMixin):
         await self.send_table()
         # The chat beside the table (issue 25): its own groups, never in a frame.
         self.chat_next_url = f"/tables/{self.table_id}/"
-        await self.chat_join(*await in_db(chat_draw.table_chat)(self.table_id, user, seat))
+        await self.chat_join(*chat)
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "viewpoint"):
@@ -221,17 +222,20 @@ class TableConsumer(ChatMixin):
             await self.send(text_data=html)
 
 
-def _admit(table_id: int, scope: dict, token: str | None) -> tuple[bool, int | None, str]:
-    """Whether the connection may view the table, its seat, and its language.
-    Drawn in the viewer's language (there is no request, so no middleware): the
-    table learns the language before the viewer joins its groups, so no frame
-    published from then on misses it."""
-    allowed, seat = viewer_seat(table_id, scope.get("user"), token)
+def _admit(
+    table_id: int, scope: dict, token: str | None
+) -> tuple[int | None, str, tuple[list[Where], chat_draw.Viewer]] | None:
+    """The connection's seat (None: watching), its language and its chat rooms,
+    or None if it may not view the table. Drawn in the viewer's language (there
+    is no request, so no middleware): the table learns the language before the
+    viewer joins its groups, so no frame published from then on misses it."""
+    user = scope.get("user")
+    allowed, seat = viewer_seat(table_id, user, token)
     if not allowed:
-        return False, None, ""
+        return None
     language = scope_language(scope)
     frames.note_language(table_id, language)
-    return True, seat, language
+    return seat, language, chat_draw.table_chat(table_id, user, seat)
 
 
 async def send_watcher_counts(counts: dict[int, int]) -> None:
@@ -286,6 +290,7 @@ def ensure_process_tasks() -> None:
 
 async def resync_live_connections() -> None:
     """Every connection of this process resends its table if it is behind."""
+    frames.forget_noted_languages()
     layer = get_channel_layer()
     if layer is None:  # no channel layer configured: nobody else to tell
         return
