@@ -149,6 +149,10 @@ def test_the_result_stays_until_next_deal_and_a_timeout_is_said(new_page, site_d
     # The stand-in's clock, not a full 30 s one, for the timed-out seat.
     assert watcher.locator('[data-seat-place="0"] [data-countdown]').count() == 0
     shot(watcher, "timed-out-spectator-desktop-en")
+    # Back at the seat with a whole turn's time: a 5 s turn could run out again
+    # before a loaded machine has drawn the page that shows the return.
+    with sqlite3.connect(site_db.path, timeout=10) as conn:
+        conn.execute("UPDATE games_table SET turn_seconds = 600 WHERE id = ?", (table_id,))
     page.locator('#table-root a[data-action="return"]').click()
     page.locator('[data-seat-place="0"][data-stand-in]').wait_for(state="detached")
 
