@@ -38,4 +38,4 @@ def _config_dump_or_pformat(value: Any, *args: Any, **kwargs: Any) -> Any:
 def defer_autobahn_config_dump() -> None:
     from autobahn.websocket import protocol
 
-    protocol.pformat = _config_dump_or_pformat  # type: ignore[attr-defined]
+    protocol.pformat = _config_dump_or_pformat  # type: ignore[assignment]
