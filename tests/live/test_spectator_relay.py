@@ -139,3 +139,49 @@ async def test_spectators_arriving_together_make_one_relay_channel() -> None:
     for i in range(10):
         await relay.leave(group, f"c{i}")
     assert layer_members(group) == set()  # the channel that joined is the one that left
+
+
+@pytest.mark.asyncio
+async def test_the_relay_keeps_its_spectators_newest_frame_until_the_last_one_leaves() -> None:
+    relay, log, group = SpectatorRelay(), [], a_group()
+    await relay.join(group, "a", Watcher(log, "a"))
+    assert relay.latest(group) is None
+    await relay.hand_out(frames.frame_message(group, 3, "v3"))
+    relay.note(group, 2, "v2")  # an older frame read late: not kept
+    assert relay.latest(group) == (3, "v3")
+    relay.forget_frames()  # the channel layer was away: frames may be missing
+    assert relay.latest(group) is None
+    relay.note(group, 4, "v4")  # a joiner read the table
+    assert relay.latest(group) == (4, "v4")
+    await relay.leave(group, "a")
+    assert relay.latest(group) is None
+    relay.note(group, 5, "v5")  # nobody of this process watches: nothing kept
+    assert relay.latest(group) is None
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_spectator_joining_where_others_watch_gets_their_newest_frame_unread(
+    duel, alice, bob, monkeypatch
+) -> None:
+    from asgiref.sync import sync_to_async
+
+    first, connected = await connect(duel.pk, None)
+    assert connected
+    await receive_table(first)
+    live = await sync_to_async(live_of)(duel)
+    seat, action = live.engine.to_act, live.engine.legal_actions()[0]
+    player, _ = await connect(duel.pk, alice if seat == 0 else bob)
+    await receive_table(player)
+    move = {k: v for k, v in action.to_dict().items() if k != "seat"}
+    await send_move(player, version=duel.version, **move)
+    moved = await receive_table(first, at_least=duel.version + 1)
+    reads = []
+    real = frames.frame_for
+    monkeypatch.setattr(frames, "frame_for", lambda *a: reads.append(a) or real(*a))
+    second, connected = await connect(duel.pk, None)
+    assert connected
+    assert await receive_table(second) == moved  # the move, as the others saw it
+    assert reads == []  # without reading the table
+    for ws in (first, second, player):
+        await ws.disconnect()

@@ -13,6 +13,14 @@ every other table's frames behind 150 sends per process).
 
 Each spectator's connection still has its own channel, for what is its own (a
 resend after a channel-layer outage, the chat).
+
+The relay also keeps the newest frame it has handed out (or a joiner has read
+from the database) per group: a spectator arriving where others already watch
+is sent that, with no trip to the database (issue 22: a storm of joins). It is
+the newest the spectators have: a frame published later reaches the newcomer
+through the relay like everyone else. It is dropped when the group's last
+spectator here leaves, and after a channel-layer outage (frames may have been
+missed meanwhile).
 """
 
 from __future__ import annotations
@@ -62,6 +70,8 @@ class SpectatorRelay:
         #: Set once the relay's channel is in the group: a spectator joins only
         #: then, so every frame after its first (sent on joining) reaches it.
         self._subscribed: dict[str, asyncio.Event] = {}
+        #: The newest frame per group, as (version, html).
+        self._latest: dict[str, tuple[int, str]] = {}
 
     async def join(self, group: str, channel_name: str, spectator: Spectator) -> None:
         layer = await self._ready()
@@ -90,7 +100,22 @@ class SpectatorRelay:
             return
         del self._members[group]
         self._subscribed.pop(group, None)
+        self._latest.pop(group, None)
         await self._layer.group_discard(group, self._channel)
+
+    def latest(self, group: str) -> tuple[int, str] | None:
+        """The newest frame this process's spectators of ``group`` have."""
+        return self._latest.get(group)
+
+    def note(self, group: str, version: int, html: str) -> None:
+        """A frame of ``group``'s, read or received: kept if it is the newest."""
+        if group in self._members and version > self._latest.get(group, (-1, ""))[0]:
+            self._latest[group] = (version, html)
+
+    def forget_frames(self) -> None:
+        """Frames may have been missed (the channel layer was away): joiners read
+        the table again until the next frame arrives."""
+        self._latest.clear()
 
     def watching(self, group: str) -> int:
         """How many of this process's spectators the group's frames reach."""
@@ -103,7 +128,7 @@ class SpectatorRelay:
         loop = asyncio.get_running_loop()
         if self._loop is not loop:
             self._loop = loop
-            self._members, self._subscribed = {}, {}
+            self._members, self._subscribed, self._latest = {}, {}, {}
             started = self._started = loop.create_future()
             try:
                 layer = get_channel_layer()
@@ -146,6 +171,8 @@ class SpectatorRelay:
         if kind is None:
             _failures.failed(ValueError(f"no spectator handler for {message.get('type')!r}"))
             return
+        if kind == "table_frame":
+            self.note(message[GROUP_KEY], message["version"], message["html"])
         for i, spectator in enumerate(list(members.values())):
             if i and i % SLICE == 0:
                 await asyncio.sleep(0)

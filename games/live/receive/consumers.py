@@ -114,7 +114,7 @@ class TableConsumer(ChatMixin):
         await self.accept()
         user_id = user.pk if user is not None and user.is_authenticated else None
         presence.live_set.open(self.channel_name, self.table_id, user_id, seat)
-        await self.send_table()
+        await self._send_first_frame()
         # The chat beside the table (issue 25): its own groups, never in a frame.
         self.chat_next_url = f"/tables/{self.table_id}/"
         await self.chat_join(*chat)
@@ -215,8 +215,24 @@ class TableConsumer(ChatMixin):
         """Kept for messages from a process not yet upgraded: draw the table."""
         await self.send_table()
 
+    async def _send_first_frame(self) -> None:
+        """A spectator joining where others of this process watch is sent their
+        newest frame, without reading the table; the others read it (and a
+        spectator's reading is kept for the next joiner)."""
+        if self.seat is not None:
+            await self.send_table()
+            return
+        latest = spectators.relay.latest(self.viewpoint)
+        if latest is None:
+            await self.send_table()
+            return
+        self.sent_version, html = latest
+        await self.send(text_data=html)
+
     async def send_table(self, force: bool = False) -> None:
         version, html = await in_db(frames.frame_for)(self.table_id, self.seat, self.language)
+        if self.seat is None:
+            spectators.relay.note(self.viewpoint, version, html)
         if force or version > self.sent_version:
             self.sent_version = max(self.sent_version, version)
             await self.send(text_data=html)
@@ -291,6 +307,7 @@ def ensure_process_tasks() -> None:
 async def resync_live_connections() -> None:
     """Every connection of this process resends its table if it is behind."""
     frames.forget_noted_languages()
+    spectators.relay.forget_frames()
     layer = get_channel_layer()
     if layer is None:  # no channel layer configured: nobody else to tell
         return
