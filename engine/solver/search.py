@@ -645,10 +645,14 @@ class _State:
         pts = sum(POINTS[solver.trump][c] for c in trick)
         return n, trick[0], best, best_seat, pts
 
-    def root_value(self, guess: int | None = None) -> int:
+    def root_value(
+        self, guess: int | None = None, floor: int | None = None, ceiling: int | None = None
+    ) -> int:
         """Null-window searches closing in on the value (MTD(f)-like); with the
         table's bounds each probe reuses the last one's work, and a null window
-        cuts far more than a wide one."""
+        cuts far more than a wide one. ``floor`` and ``ceiling`` are bounds on
+        the value known beforehand (those of the points taken at the root
+        included): a probe that reaches one proves the value."""
         play_out, _, nodes = self._build()
         n, led, best, best_seat, pts = self._first()
         v = 0
@@ -662,7 +666,11 @@ class _State:
             # the probe asked. An exact guess costs two probes, a far one a few
             # more, where stepping by one point cost one per point.
             lo, hi = 0, sum(POINTS[self.solver.trump][c] for c in cards_in(tm)) + self._left()
-            gamma = (lo + hi + 1) // 2 if guess is None else min(max(guess - self.won, 1), hi)
+            if floor is not None:
+                lo = max(lo, floor - self.won)
+            if ceiling is not None:
+                hi = min(hi, ceiling - self.won)
+            gamma = (lo + hi + 1) // 2 if guess is None else min(max(guess - self.won, lo + 1), hi)
             step, last, bracketed = 1, 0, guess is None
             while lo < hi:
                 g = play_out(
@@ -729,7 +737,15 @@ class _State:
         for c in cards_in(self.legal()):
             child = _State(solver, *_after(solver, self.hands, self.down, seat, self.trick, c))
             guess = known if known is not None else pick(out.values()) if out else None
-            out[c] = child.root_value(guess)
+            # The position's value bounds each card's: no card is better for the
+            # side to act than its best. A best card is then proved by the one
+            # probe at the guess, where it took two.
+            if known is None:
+                out[c] = child.root_value(guess)
+            elif seat % 2 == 0:
+                out[c] = child.root_value(guess, ceiling=known)
+            else:
+                out[c] = child.root_value(guess, floor=known)
             solver.known[child.position()] = out[c] - child.won
         return out
 
