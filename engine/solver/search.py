@@ -142,7 +142,7 @@ def _order_tables(
     """``Solver.order``."""
     points, strength = POINTS[trump], STRENGTH[trump]
     turns = [0 if under[c] == NO_CARD else 1 for c in range(32)]
-    master = tuple(200 + points[c] + (strength[c] & 16) for c in range(32))
+    master = tuple(200 + points[c] + (strength[c] & 16) + 15 * turns[c] for c in range(32))
     if seats == 4:
         lead = tuple(-points[c] - (strength[c] & 15) for c in range(32))
     else:
@@ -184,10 +184,9 @@ class Solver:
         #: points; one who can take it: the taking card worth most; else the
         #: cheapest. In Open Blot a card that covers a face-down card comes
         #: first among the leader's non-masters and the taking cards, and is
-        #: worth 10 points more among the cheap ones: it turns a card up, which
-        #: widens the player's choices (17.16 -> 14.02 million nodes on the bench
-        #: deals; the covering cards first among masters too, or a bigger weight
-        #: among the cheap ones, cut fewer).
+        #: worth 15 points more among the masters, 10 among the cheap cards: it
+        #: turns a card up, which widens the player's choices (see
+        #: docs/performance.md for the weights tried).
         self.order = _order_tables(seats, trump, self.under)
         #: ``gaps[low]``: :func:`_gaps` of the low cards left, filled as met.
         self.gaps: dict[Mask, tuple[tuple[int, int, tuple[int, ...], int], ...]] = {}
