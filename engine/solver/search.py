@@ -144,7 +144,7 @@ def _order_tables(
     turns = [0 if under[c] == NO_CARD else 1 for c in range(32)]
     master = tuple(200 + points[c] + (strength[c] & 16) + 15 * turns[c] for c in range(32))
     if seats == 4:
-        lead = tuple(-points[c] - (strength[c] & 15) for c in range(32))
+        lead = tuple(2 * (strength[c] & 15) - points[c] for c in range(32))
     else:
         lead = tuple(strength[c] - 100 + 40 * turns[c] for c in range(32))
     hold = tuple(points[c] - strength[c] for c in range(32))
@@ -178,15 +178,17 @@ class Solver:
         #: The search's card order, as sort keys per card (highest first):
         #: ``order = (master, lead, hold, take, duck)``. The leader: its masters
         #: (no other hand holds a stronger card of the suit), trumps and points
-        #: first, then, in Belote, the cheapest card (a low lead lets the partner
-        #: take or smear), in Open Blot the strongest (with no partner a low lead
-        #: gives the trick away). A follower whose side holds the trick: its
-        #: points; one who can take it: the taking card worth most; else the
-        #: cheapest. In Open Blot a card that covers a face-down card comes
-        #: first among the leader's non-masters and the taking cards, and is
-        #: worth 15 points more among the masters, 10 among the cheap cards: it
-        #: turns a card up, which widens the player's choices (see
-        #: docs/performance.md for the weights tried).
+        #: first, then, in Belote, a cheap card but a high one of its suit (a
+        #: low lead lets the partner take or smear; its rank counts two points a
+        #: step, so a 9 or a jack comes before a 7, an ace or 10 last), in Open
+        #: Blot the strongest (with no partner a low lead gives the trick away).
+        #: A follower whose side holds the trick: its points; one who can take
+        #: it: the taking card worth most; else the cheapest. In Open Blot a
+        #: card that covers a face-down card comes first among the leader's
+        #: non-masters and the taking cards, and is worth 15 points more among
+        #: the masters, 10 among the cheap cards: it turns a card up, which
+        #: widens the player's choices (see docs/performance.md for the weights
+        #: tried).
         self.order = _order_tables(seats, trump, self.under)
         #: ``gaps[low]``: :func:`_gaps` of the low cards left, filled as met.
         self.gaps: dict[Mask, tuple[tuple[int, int, tuple[int, ...], int], ...]] = {}
