@@ -142,10 +142,11 @@ def _order_tables(
     """``Solver.order``."""
     points, strength = POINTS[trump], STRENGTH[trump]
     turns = [0 if under[c] == NO_CARD else 1 for c in range(32)]
-    master = tuple(200 + points[c] + (strength[c] & 16) + 15 * turns[c] for c in range(32))
     if seats == 4:
+        master = tuple(200 + points[c] - 2 * (strength[c] & 16) for c in range(32))
         lead = tuple(2 * (strength[c] & 15) - points[c] for c in range(32))
     else:
+        master = tuple(200 + points[c] + (strength[c] & 16) + 15 * turns[c] for c in range(32))
         lead = tuple(strength[c] - 100 + 40 * turns[c] for c in range(32))
     hold = tuple(points[c] - strength[c] for c in range(32))
     take = tuple(100 + points[c] - strength[c] + 40 * turns[c] for c in range(32))
@@ -177,8 +178,9 @@ class Solver:
         self.known: dict[tuple[object, ...], int] = {}
         #: The search's card order, as sort keys per card (highest first):
         #: ``order = (master, lead, hold, take, duck)``. The leader: its masters
-        #: (no other hand holds a stronger card of the suit), trumps and points
-        #: first, then, in Belote, a cheap card but a high one of its suit (a
+        #: (no other hand holds a stronger card of the suit), points first, in
+        #: Belote the plain suits' before the trumps, in Open Blot trumps first;
+        #: then, in Belote, a cheap card but a high one of its suit (a
         #: low lead lets the partner take or smear; its rank counts two points a
         #: step, so a 9 or a jack comes before a 7, an ace or 10 last), in Open
         #: Blot the strongest (with no partner a low lead gives the trick away).
