@@ -136,6 +136,24 @@ def _sure_tables(trump: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(above), tuple(worth)
 
 
+def _order_tables(
+    seats: int, trump: int, under: Sequence[Card]
+) -> tuple[tuple[int, ...], ...]:
+    """``Solver.order``."""
+    points, strength = POINTS[trump], STRENGTH[trump]
+    turns = [0 if under[c] == NO_CARD else 1 for c in range(32)]
+    if seats == 4:
+        master = tuple(200 + points[c] - 2 * (strength[c] & 16) for c in range(32))
+        lead = tuple(2 * (strength[c] & 15) - points[c] for c in range(32))
+    else:
+        master = tuple(200 + points[c] + (strength[c] & 16) + 15 * turns[c] for c in range(32))
+        lead = tuple(strength[c] - 100 + 40 * turns[c] for c in range(32))
+    hold = tuple(points[c] - strength[c] for c in range(32))
+    take = tuple(100 + points[c] - strength[c] + 40 * turns[c] for c in range(32))
+    duck = tuple(-points[c] - strength[c] + 10 * turns[c] for c in range(32))
+    return master, lead, hold, take, duck
+
+
 class Solver:
     """Exact values of the positions of one deal's play (fixed trump and, in Open
     Blot, fixed face-down cards). Keeps its transposition table across calls, so
@@ -158,6 +176,22 @@ class Solver:
         #: card actually played, so its value is known before it is searched and
         #: is the first guess for its cards' probes (the best card's value).
         self.known: dict[tuple[object, ...], int] = {}
+        #: The search's card order, as sort keys per card (highest first):
+        #: ``order = (master, lead, hold, take, duck)``. The leader: its masters
+        #: (no other hand holds a stronger card of the suit), points first, in
+        #: Belote the plain suits' before the trumps, in Open Blot trumps first;
+        #: then, in Belote, a cheap card but a high one of its suit (a
+        #: low lead lets the partner take or smear; its rank counts two points a
+        #: step, so a 9 or a jack comes before a 7, an ace or 10 last), in Open
+        #: Blot the strongest (with no partner a low lead gives the trick away).
+        #: A follower whose side holds the trick: its points; one who can take
+        #: it: the taking card worth most; else the cheapest. In Open Blot a
+        #: card that covers a face-down card comes first among the leader's
+        #: non-masters and the taking cards, and is worth 15 points more among
+        #: the masters, 10 among the cheap cards: it turns a card up, which
+        #: widens the player's choices (see docs/performance.md for the weights
+        #: tried).
+        self.order = _order_tables(seats, trump, self.under)
         #: ``gaps[low]``: :func:`_gaps` of the low cards left, filled as met.
         self.gaps: dict[Mask, tuple[tuple[int, int, tuple[int, ...], int], ...]] = {}
         self.nodes = 0
@@ -283,6 +317,7 @@ class _State:
         taker = solver.takes
         tops = solver.tops
         gaps = solver.gaps
+        key_master, key_lead, key_hold, key_take, key_duck = solver.order
         low_mask = _low_mask(trump)
         four = seats == 4
         suit_trump = trump < NO_TRUMP
@@ -303,15 +338,10 @@ class _State:
                 partner = four and n >= 2 and best_seat == (seat + 2) % 4
                 legal = legal_plays(hand, led, best, partner, trump)
             if legal & (legal - 1):
-                # One card per class of equivalent cards, likely best first: the
-                # leader's masters (no other hand holds a stronger card of the
-                # suit), trumps and points first, then, in Belote, the cheapest
-                # card (a low lead lets the partner take or smear), in Open Blot
-                # the strongest (with no partner a low lead gives the trick
-                # away); a follower whose side holds the trick, its points; one
-                # who can take it, the taking card worth most; else the cheapest.
-                # (The case is chosen once per node, not per card: this loop runs
-                # at every node of the search.)
+                # One card per class of equivalent cards, likely best first (the
+                # keys are the solver's ``order`` tables, see there). The case is
+                # chosen once per node, not per card: this loop runs at every
+                # node of the search.
                 a = alive[0]
                 keyed = []
                 if n == 0:
@@ -323,14 +353,11 @@ class _State:
                             if legal >> x & 1 and under[x] == NO_CARD:
                                 continue  # in the same hand and worth the same: equivalent
                         if c == first:
-                            k = 1000
+                            keyed.append((1000, c))
                         elif not tops[c] & others:
-                            k = 200 + points[c] + (strength[c] & 16)
-                        elif four:
-                            k = -points[c] - (strength[c] & 15)
+                            keyed.append((key_master[c], c))
                         else:
-                            k = strength[c] - 100
-                        keyed.append((k, c))
+                            keyed.append((key_lead[c], c))
                 elif best_seat % 2 == seat % 2:
                     for c in cards_in(legal):
                         run = a & run_below[c]
@@ -338,7 +365,7 @@ class _State:
                             x = run.bit_length() - 1
                             if legal >> x & 1 and under[x] == NO_CARD:
                                 continue
-                        keyed.append((points[c] - strength[c], c))
+                        keyed.append((key_hold[c], c))
                 else:
                     takes = taker[best]
                     for c in cards_in(legal):
@@ -347,10 +374,7 @@ class _State:
                             x = run.bit_length() - 1
                             if legal >> x & 1 and under[x] == NO_CARD:
                                 continue
-                        if takes[c]:
-                            keyed.append((100 + points[c] - strength[c], c))
-                        else:
-                            keyed.append((-points[c] - strength[c], c))
+                        keyed.append((key_take[c] if takes[c] else key_duck[c], c))
                 keyed.sort(reverse=True)
             else:
                 keyed = [(0, (legal & -legal).bit_length() - 1)]
@@ -645,10 +669,14 @@ class _State:
         pts = sum(POINTS[solver.trump][c] for c in trick)
         return n, trick[0], best, best_seat, pts
 
-    def root_value(self, guess: int | None = None) -> int:
+    def root_value(
+        self, guess: int | None = None, floor: int | None = None, ceiling: int | None = None
+    ) -> int:
         """Null-window searches closing in on the value (MTD(f)-like); with the
         table's bounds each probe reuses the last one's work, and a null window
-        cuts far more than a wide one."""
+        cuts far more than a wide one. ``floor`` and ``ceiling`` are bounds on
+        the value known beforehand (those of the points taken at the root
+        included): a probe that reaches one proves the value."""
         play_out, _, nodes = self._build()
         n, led, best, best_seat, pts = self._first()
         v = 0
@@ -662,7 +690,11 @@ class _State:
             # the probe asked. An exact guess costs two probes, a far one a few
             # more, where stepping by one point cost one per point.
             lo, hi = 0, sum(POINTS[self.solver.trump][c] for c in cards_in(tm)) + self._left()
-            gamma = (lo + hi + 1) // 2 if guess is None else min(max(guess - self.won, 1), hi)
+            if floor is not None:
+                lo = max(lo, floor - self.won)
+            if ceiling is not None:
+                hi = min(hi, ceiling - self.won)
+            gamma = (lo + hi + 1) // 2 if guess is None else min(max(guess - self.won, lo + 1), hi)
             step, last, bracketed = 1, 0, guess is None
             while lo < hi:
                 g = play_out(
@@ -729,7 +761,15 @@ class _State:
         for c in cards_in(self.legal()):
             child = _State(solver, *_after(solver, self.hands, self.down, seat, self.trick, c))
             guess = known if known is not None else pick(out.values()) if out else None
-            out[c] = child.root_value(guess)
+            # The position's value bounds each card's: no card is better for the
+            # side to act than its best. A best card is then proved by the one
+            # probe at the guess, where it took two.
+            if known is None:
+                out[c] = child.root_value(guess)
+            elif seat % 2 == 0:
+                out[c] = child.root_value(guess, ceiling=known)
+            else:
+                out[c] = child.root_value(guess, floor=known)
             solver.known[child.position()] = out[c] - child.won
         return out
 
