@@ -43,11 +43,22 @@ def layer_members(group: str) -> set[str]:
     return set(here.groups.get(here._get_group_channel_name(group), set()))
 
 
+async def first_move_played(duel, alice, bob) -> Any:
+    """The player to act plays their first legal card; their socket, still open."""
+    from asgiref.sync import sync_to_async
+
+    live = await sync_to_async(live_of)(duel)
+    seat, action = live.engine.to_act, live.engine.legal_actions()[0]
+    player, _ = await connect(duel.pk, alice if seat == 0 else bob)
+    await receive_table(player)
+    move = {k: v for k, v in action.to_dict().items() if k != "seat"}
+    await send_move(player, version=duel.version, **move)
+    return player
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_every_spectator_sees_a_move_through_one_group_member(duel, alice, bob) -> None:
-    from asgiref.sync import sync_to_async
-
     watchers = []
     for _ in range(3):
         ws, connected = await connect(duel.pk, None)
@@ -56,12 +67,7 @@ async def test_every_spectator_sees_a_move_through_one_group_member(duel, alice,
         watchers.append(ws)
     group = frames.viewpoint_group(duel.pk, None)
     assert len(layer_members(group)) == 1  # the process, not each spectator
-    live = await sync_to_async(live_of)(duel)
-    seat, action = live.engine.to_act, live.engine.legal_actions()[0]
-    player, _ = await connect(duel.pk, alice if seat == 0 else bob)
-    await receive_table(player)
-    move = {k: v for k, v in action.to_dict().items() if k != "seat"}
-    await send_move(player, version=duel.version, **move)
+    player = await first_move_played(duel, alice, bob)
     for ws in watchers:
         assert version_of(await receive_table(ws, at_least=duel.version + 1)) == duel.version + 1
         await ws.disconnect()
@@ -164,17 +170,10 @@ async def test_the_relay_keeps_its_spectators_newest_frame_until_the_last_one_le
 async def test_a_spectator_joining_where_others_watch_gets_their_newest_frame_unread(
     duel, alice, bob, monkeypatch
 ) -> None:
-    from asgiref.sync import sync_to_async
-
     first, connected = await connect(duel.pk, None)
     assert connected
     await receive_table(first)
-    live = await sync_to_async(live_of)(duel)
-    seat, action = live.engine.to_act, live.engine.legal_actions()[0]
-    player, _ = await connect(duel.pk, alice if seat == 0 else bob)
-    await receive_table(player)
-    move = {k: v for k, v in action.to_dict().items() if k != "seat"}
-    await send_move(player, version=duel.version, **move)
+    player = await first_move_played(duel, alice, bob)
     moved = await receive_table(first, at_least=duel.version + 1)
     reads = []
     real = frames.frame_for
