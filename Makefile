@@ -18,7 +18,13 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The exact solver compiled with mypyc (scripts/build-solver; the source runs
+# when this fails or is stale, see engine/solver/native.py).
+NATIVE := engine/solver/search.compiled-from
+$(NATIVE): $(STAMP) engine/solver/search.py engine/cards.py engine/tricks.py
+	PYTHON=$(abspath $(BIN))/python scripts/build-solver
+
+install: $(STAMP) $(NATIVE)
 
 # The suite runs in TEST_WORKERS processes (pytest-xdist), a file per worker at
 # a time (a file's module fixtures start their servers once); TEST_WORKERS=0
@@ -31,22 +37,22 @@ test: lint
 
 # Style, the declared layers (pyproject.toml [tool.importlinter]) and types:
 # strict on the engine, the default level on the site ([tool.mypy]).
-lint: $(STAMP)
+lint: install
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy --strict engine
 	$(BIN)/mypy
 
-bench: $(STAMP)
+bench: install
 	$(BIN)/python -m engine bench
 
-run: $(STAMP)
+run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/daphne -b $(HOST) -p $(PORT) blotsite.asgi:application
 
 # With REDIS_URL set, bots and turn clocks run here, beside `make run`.
-worker: $(STAMP)
+worker: install
 	$(BIN)/python manage.py blotworker
 
 # Translations (docs/languages.md). `make messages` finds every marked string in

@@ -4,8 +4,9 @@ Deals are played by the normal bot from seeded shuffles (real-looking play; a
 void Belote deal is dealt again). For each deal every card decision is solved
 exactly, every legal card's value, as ``python -m engine solve`` does, and the
 CPU time of the whole deal is taken on one core (``time.process_time``). The
-last line is one JSON object: per variant the seconds per deal (median, max)
-and the solver's nodes.
+last line is one JSON object: which solver ran (``compiled`` with mypyc, or the
+``source``: ``BLOT_SOLVER=source``, see :mod:`engine.solver.native`) and per
+variant the seconds per deal (median, max).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from engine.observe import observe
 from engine.record_format import DealRecord
 from engine.rules import BELOTE, OPEN_BLOT, RuleSet
 from engine.shuffle import shuffled_deck
+from engine.solver.native import in_use
 from engine.solver.solve import solve_record
 
 
@@ -48,7 +50,8 @@ def time_deal(record: DealRecord) -> tuple[float, int, int]:
 
 
 def run(deals: int, seed: int) -> dict[str, Any]:
-    report: dict[str, Any] = {}
+    report: dict[str, Any] = {"solver": in_use()}
+    print(f"solver: {report['solver']}", flush=True)
     for variant in (BELOTE, OPEN_BLOT):
         rng = random.Random(seed)
         seconds = []
