@@ -136,6 +136,8 @@ class Record:
     probe_table: int | None = None  # another person's table, reported on its own
     probe_bot_turns: list[float] = field(default_factory=list)
     late_joins: list[float] = field(default_factory=list)  # when each late viewer joined
+    late_after_s: float = 0.0  # how long after the run starts the late viewers come
+    late_started: float | None = None  # when they began to come
 
 
 async def open_socket(url: str, path: str, cookie: str | None) -> Any:
@@ -194,6 +196,9 @@ class Client:
     async def run(self, gate: asyncio.Semaphore) -> None:
         if self.viewer.late:
             await self.record.ready.wait()  # joins while the tables play
+            await asyncio.sleep(self.record.late_after_s)
+            if self.record.late_started is None:
+                self.record.late_started = time.perf_counter()
         started = time.perf_counter()
         ws = None
         async with gate:  # a bounded number of handshakes at once, as arrivals spread out
@@ -404,14 +409,16 @@ def summarise_extras(record: Record, started: float, first_table: int) -> dict[s
     late = record.late_joins
     if late:
         joined_by = max(late)
+        came = record.late_started or started
         others = [
             d.to_last_ms
             for d in moves
-            if d.table != first_table and started <= d.sent <= joined_by and d.to_last_ms
+            if d.table != first_table and came <= d.sent <= joined_by and d.to_last_ms
         ]
         extras["late_spectators"] = {
             "joined": len(late),
-            "all_joined_s": round(joined_by - started, 2),
+            "came_after_s": round(came - started, 2),
+            "all_joined_s": round(joined_by - came, 2),
             "other_tables_move_to_last_viewer_ms": percentiles(others),
             "other_tables_moves": len(others),
         }

@@ -124,6 +124,27 @@ def test_it_counts_moves_per_second_only_up_to_the_end_of_the_run() -> None:
     assert client.summarise(record, 10.0)["moves"] == 3
 
 
+def test_it_times_other_tables_moves_only_while_the_late_spectators_join() -> None:
+    record = client.Record(late_after_s=5.0)
+    record.late_started = 105.0  # the run started at 100 s, the crowd came 5 s later
+    record.late_joins = [105.4, 105.9]
+    for table, version, sent, arrived in [
+        (2, 1, 101.0, 101.5),  # before the crowd: left out
+        (2, 2, 105.2, 105.3),
+        (3, 1, 105.8, 105.9),
+        (1, 1, 105.5, 106.5),  # the crowd's own table: left out
+        (3, 2, 106.0, 106.05),  # after the last joined: left out
+    ]:
+        record.viewers_of[table] = {0}
+        record.sent[(table, version - 1)] = (sent, 0)
+        record.arrivals[(table, version)] = {0: arrived}
+    late = client.summarise_extras(record, started=100.0, first_table=1)["late_spectators"]
+    assert late["came_after_s"] == 5.0
+    assert late["all_joined_s"] == 0.9
+    assert late["other_tables_moves"] == 2
+    assert late["other_tables_move_to_last_viewer_ms"]["max"] == pytest.approx(100.0)
+
+
 class _Socket:
     async def send(self, data: str) -> None:
         pass

@@ -127,6 +127,13 @@ class Command(BaseCommand):
             "--late-concurrency at a time ('late_spectators').",
         )
         parser.add_argument("--late-concurrency", type=int, default=10)
+        parser.add_argument(
+            "--late-after",
+            type=float,
+            default=0.0,
+            help="Seconds after the run starts before the late spectators come "
+            "(so that the tables are mid-deal, their moves timed while the crowd joins).",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--keep", action="store_true", help="Keep the tables and players.")
 
@@ -142,6 +149,8 @@ class Command(BaseCommand):
             raise CommandError("--tables must be 1..500 and --spectators 0..2000.")
         if not 0 <= options["late_spectators"] <= 2000 or options["late_concurrency"] < 1:
             raise CommandError("--late-spectators must be 0..2000, --late-concurrency 1 or more.")
+        if not 0 <= options["late_after"] < options["seconds"]:
+            raise CommandError("--late-after must be at least 0 and less than --seconds.")
         if not 0 < options["seconds"] <= 3600:
             raise CommandError("--seconds must be more than 0 and at most 3600.")
         if not 0 <= options["think_spread"] < 1:
@@ -292,7 +301,9 @@ class Command(BaseCommand):
 
     async def _run(self, viewers: list[client.Viewer], options: dict[str, Any]) -> dict[str, Any]:
         record = client.Record(
-            expected=sum(not v.late for v in viewers), probe_table=self._probe_table
+            expected=sum(not v.late for v in viewers),
+            probe_table=self._probe_table,
+            late_after_s=options["late_after"],
         )
         stop = asyncio.Event()
         closing = asyncio.Event()
