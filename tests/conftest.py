@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import importlib
+import signal
 import uuid
 from collections.abc import Iterator
 
 import pytest
 from django.utils import translation
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A suite started in the background by a shell (``.ci/run &``, nohup)
+    inherits SIGINT ignored, and so would every server it starts: a Daphne
+    would then ignore the Ctrl-C that tests/live/test_shutdown.py sends it. The
+    tests' servers get the disposition of a foreground start."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
