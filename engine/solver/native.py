@@ -32,6 +32,9 @@ SOURCE = ENGINE / "solver" / "search.py"
 #: constants and functions it uses (mypyc may fold a ``Final`` constant in).
 SOURCES = (SOURCE, ENGINE / "cards.py", ENGINE / "tricks.py")
 STAMP = ENGINE / "solver" / "search.compiled-from"
+#: Written by the build instead of a compiled module when this machine cannot
+#: compile one (no mypyc, no C compiler): why, in one line.
+NOT_COMPILED = ENGINE / "solver" / "search.not-compiled"
 #: ``BLOT_SOLVER=source`` runs the interpreted solver even when a fresh
 #: compiled one is there.
 CHOICE_VARIABLE = "BLOT_SOLVER"
@@ -60,6 +63,13 @@ def compiled_is_fresh() -> bool:
     if not compiled_files() or not STAMP.exists():
         return False
     return STAMP.read_text().strip() == source_digest()
+
+
+def why_not_compiled() -> str | None:
+    """The build's reason for leaving no compiled module here, if it gave one."""
+    if compiled_files() or not NOT_COMPILED.exists():
+        return None
+    return NOT_COMPILED.read_text().strip() or "not compiled"
 
 
 def load_source(name: str = MODULE) -> object:

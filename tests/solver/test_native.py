@@ -18,7 +18,15 @@ from tests.solver.test_exact import random_ending
 
 ROOT = Path(__file__).resolve().parents[2]
 
+#: On a machine that cannot compile (no mypyc or no C compiler: the build says
+#: which) there is nothing compiled to test; the source is tested everywhere.
+needs_compiled = pytest.mark.skipif(
+    native.why_not_compiled() is not None,
+    reason=f"the solver is not compiled here: {native.why_not_compiled()}",
+)
 
+
+@needs_compiled
 def test_the_solver_in_use_is_compiled_from_todays_sources() -> None:
     # `make install` compiles it (scripts/build-solver); the interpreted solver
     # runs only when asked for.
@@ -34,6 +42,7 @@ def source_search() -> object:
     return native.load_source("engine.solver._search_source_under_test")
 
 
+@needs_compiled
 @pytest.mark.parametrize("variant", [BELOTE, OPEN_BLOT])
 def test_compiled_and_source_solvers_value_every_card_alike(
     variant: str, source_search: object
