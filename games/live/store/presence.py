@@ -206,6 +206,20 @@ class LiveSet:
             if seat is None and table_id is not None:
                 self._recount.add(table_id)
 
+    def move(self, channel: str, seat: int | None) -> None:
+        """A live connection now speaks for ``seat`` (None: it watches): its row
+        is written again at the next flush, and the table's spectators are
+        counted again when it joins or leaves them."""
+        with self._lock:
+            old = self._live.get(channel)
+            if old is None or old.seat == seat:
+                return
+            conn = Connection(old.table_id, old.user_id, seat)
+            self._live[channel] = conn
+            self._opened[channel] = (conn, timezone.now())
+            if old.table_id is not None and None in (seat, old.seat):
+                self._recount.add(old.table_id)
+
     def close(self, channel: str) -> None:
         with self._lock:
             conn = self._live.pop(channel, None)
