@@ -10,12 +10,14 @@ from engine.actions import Action
 from games.live.conduct.conductor import act_if_due
 from games.live.submit.play import (
     MAX_MESSAGE_BYTES,
+    NotYourSeat,
     Refused,
     action_from_client,
     parse_client_message,
+    submit,
 )
 from games.models import Deal, Table
-from tests.live.conftest import live_of, play_as_holder
+from tests.live.conftest import holder_of, live_of, play_as_holder
 
 
 def snapshot(table: Table) -> tuple:
@@ -41,6 +43,19 @@ def test_it_refuses_a_stale_version_and_changes_nothing(duel) -> None:
     before = snapshot(duel)
     with pytest.raises(Refused, match="out of date"):
         play_as_holder(duel.pk, first_legal(duel), before[0] - 1)
+    assert snapshot(duel) == before
+
+
+@pytest.mark.parametrize("who", ["the other player", "nobody"])
+def test_it_refuses_a_persons_move_for_a_seat_that_is_not_theirs(duel, alice, bob, who) -> None:
+    """Every person's move names its person, and only the seat's holder of the
+    moment may make it: whatever seat the caller thought they had."""
+    before = snapshot(duel)
+    action = first_legal(duel)
+    holder = holder_of(duel.pk, action.seat)
+    other = None if who == "nobody" else ({alice.pk, bob.pk} - {holder}).pop()
+    with pytest.raises(NotYourSeat, match="This seat is no longer yours."):
+        submit(duel.pk, action, before[0], user_id=other)
     assert snapshot(duel) == before
 
 

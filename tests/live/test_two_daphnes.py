@@ -127,6 +127,57 @@ def test_it_shows_each_player_the_others_move_across_two_processes(
     assert [(x["seat"], x["type"]) for x in stored] == [(seat_a, "pass"), (1 - seat_a, "pass")]
 
 
+def _frames_for(ws, seconds: float) -> list[str]:
+    """Every table frame ``ws`` receives in ``seconds``."""
+    deadline = time.monotonic() + seconds
+    got = []
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            frame = ws.recv(timeout=left)
+        except TimeoutError:
+            break
+        if 'id="table-root"' in frame:
+            got.append(frame)
+    return got
+
+
+def test_a_seat_change_moves_the_persons_sockets_on_every_process(
+    two_daphnes, make_table, alice, bob
+) -> None:
+    """Alice has the table open on both servers; she moves to the other seat
+    (announced from a third process, through Redis). Both sockets follow her:
+    neither is sent seat 0 once Bob holds it, and neither can act for it."""
+    daphne_1, daphne_2 = two_daphnes
+    table = make_table(alice, "open_blot")
+    version = live_of_version(table)
+    with _connect(daphne_1, table.pk, alice) as tab_1, _connect(daphne_2, table.pk, alice) as tab_2:
+        for tab in (tab_1, tab_2):
+            assert _seat_of(_table_frame(tab, version)) == "0"
+        join_seat(table.pk, alice, 1)
+        for tab in (tab_1, tab_2):
+            assert _seat_of(_table_frame(tab, version + 1)) == "1"
+        join_seat(table.pk, bob, 0)
+        live = live_of(table)
+        with _connect(daphne_1, table.pk, bob) as bobs:
+            assert _seat_of(_table_frame(bobs, live.table.version)) == "0"
+            if live.engine.to_act == 1:  # alice passes (on tab 1): seat 0 is to act
+                tab_1.send(json.dumps({"type": "pass", "version": live.table.version}))
+                _table_frame(bobs, live.table.version + 1)
+            at = live_of(table).table.version
+            frames = _frames_for(tab_2, 1.0) + _frames_for(tab_1, 0.2)
+            assert frames and {_seat_of(f) for f in frames} == {"1"}
+            # Seat 0 (Bob's) is to act: a pass from Alice's socket is not his.
+            tab_2.send(json.dumps({"type": "pass", "version": at}))
+            time.sleep(1.0)
+            assert live_of(table).table.version == at
+            assert live_of(table).engine.to_act == 0
+
+
+def live_of_version(table) -> int:
+    table.refresh_from_db()
+    return table.version
+
+
 @pytest.fixture
 def daphne_and_worker(transactional_db, tmp_path) -> Iterator[Server]:
     """Daphne leaving bots to a separate ``manage.py blotworker`` process (the
