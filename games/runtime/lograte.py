@@ -97,8 +97,11 @@ class RepeatedOutageFilter(logging.Filter):
             # shows its traceback again.
             if last is None or count == 0:
                 return True
+        # The message as logged, formatted with its own arguments before the
+        # record's message is replaced by the summary's.
+        said = record.getMessage()
         record.msg = "%s (%d more database failures like it in the last %.0f s, not shown)"
-        record.args = (record.getMessage(), count, self.interval_s)
+        record.args = (said, count, self.interval_s)
         record.exc_info = None
         record.exc_text = None
         return True

@@ -71,3 +71,26 @@ def test_the_filter_lets_other_failures_through_and_counts_repeats() -> None:
     summary = record(OperationalError("down"))
     assert outage.filter(summary)
     assert summary.exc_info is None and "1 more database failures" in summary.getMessage()
+
+
+def test_the_summary_keeps_a_message_with_arguments_whole() -> None:
+    """Django logs a failed request as ``"%s: %s"`` with the reason and the path:
+    the one-line summary must say that message, not fail formatting it."""
+    outage = RepeatedOutageFilter(interval_s=60)
+
+    def record() -> logging.LogRecord:
+        exc = OperationalError("down")
+        return logging.LogRecord(
+            "django.request", logging.ERROR, "", 0, "%s: %s",
+            ("Internal Server Error", "/tables/7/"), (type(exc), exc, None),
+        )
+
+    assert outage.filter(record())
+    assert not outage.filter(record()) and not outage.filter(record())
+    outage.interval_s = 0
+    summary = record()
+    assert outage.filter(summary)
+    assert summary.getMessage() == (
+        "Internal Server Error: /tables/7/ (2 more database failures like it in the last 0 s, "
+        "not shown)"
+    )
