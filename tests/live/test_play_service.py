@@ -54,7 +54,7 @@ def test_it_refuses_a_persons_move_for_a_seat_that_is_not_theirs(duel, alice, bo
     action = first_legal(duel)
     holder = holder_of(duel.pk, action.seat)
     other = None if who == "nobody" else ({alice.pk, bob.pk} - {holder}).pop()
-    with pytest.raises(NotYourSeat, match="This seat is no longer yours."):
+    with pytest.raises(NotYourSeat, match="This seat is no longer yours"):
         submit(duel.pk, action, before[0], user_id=other)
     assert snapshot(duel) == before
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Iterator
 from urllib.parse import urlsplit, urlunsplit
@@ -19,6 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from django.db import connection
 
+from games.models import ChatMessage
 from games.services.tables import join_seat
 from tests.browser.servers import (
     Server,
@@ -171,6 +173,48 @@ def test_a_seat_change_moves_the_persons_sockets_on_every_process(
             time.sleep(1.0)
             assert live_of(table).table.version == at
             assert live_of(table).engine.to_act == 0
+
+
+def test_chat_messages_sent_at_once_over_two_processes_store_exactly_the_limit(
+    two_daphnes, make_table, alice, carol
+) -> None:
+    """Twenty sockets of one person, ten on each server, each send a message at
+    the same moment: exactly the burst limit (5) are stored."""
+    table = make_table(alice, "belote")
+    servers = [*two_daphnes] * 10
+    sockets = [_connect(server, table.pk, carol) for server in servers]
+    try:
+        for ws in sockets:
+            _table_frame(ws, 0)
+        # The limit counts in fixed 10 s windows: a burst across a window's end
+        # may rightly store up to twice the limit. Start inside a window.
+        while not 0.5 < time.time() % 10 < 5:
+            time.sleep(0.1)
+        barrier = threading.Barrier(len(sockets))
+        message = json.dumps({"type": "chat", "room": "spectators", "phrase": "hello"})
+
+        def send(ws) -> None:
+            barrier.wait(timeout=10)
+            ws.send(message)
+
+        threads = [threading.Thread(target=send, args=(ws,)) for ws in sockets]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(10)
+        deadline = time.monotonic() + 10
+        refused = 0
+        for ws in sockets:  # each socket hears its message stored, or refused
+            while time.monotonic() < deadline:
+                frame = ws.recv(timeout=max(0.1, deadline - time.monotonic()))
+                if 'id="chat-refusal"' in frame:  # the answer to its own message
+                    refused += "too fast" in frame
+                    break
+    finally:
+        for ws in sockets:
+            ws.close()
+    stored = ChatMessage.objects.filter(author=carol).count()
+    assert (stored, refused) == (5, 15)
 
 
 def live_of_version(table) -> int:

@@ -156,7 +156,7 @@ class ChatMixin(AsyncWebsocketConsumer):
                 act(user, data.get("author"))
                 return str(chat_draw.cleared_refusal())
             if kind == "chat-report":
-                chat_service.report(user, data.get("message"))
+                chat_service.report(user, data.get("message"), self.chat_wheres)
                 return str(
                     chat_draw.notice_fragment(
                         translation.gettext(
