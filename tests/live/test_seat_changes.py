@@ -18,8 +18,9 @@ from asgiref.sync import sync_to_async
 
 from engine.ai import decide
 from engine.observe import observe
+from games.live.store import presence
 from games.live.submit.play import current
-from games.models import Room, Table
+from games.models import Presence, Room, Table
 from games.services import chat as chat_service
 from games.services import tables as table_services
 from games.services.tables import join_seat, leave_seat
@@ -276,3 +277,28 @@ async def test_a_sockets_first_frame_is_its_seat_as_it_is_now(make_table, alice,
     assert frames and {seat_of(f) for f in frames} == {"1"}
     assert version_of(frames[-1]) == await sync_to_async(table_version)(table.pk)
     await ws.disconnect()
+
+
+def _presence_follows_the_socket(table_id: int, user_id: int) -> None:
+    book = presence.LiveSet()
+    book.open("watching", table_id, user_id, None)
+    book.flush()
+    book.move("watching", 2)  # sat down
+    assert book.flush() == {table_id: 0}  # a spectator fewer
+    row = Presence.objects.get(channel_name="watching")
+    assert (row.seat_index, row.closed_at) == (2, None)
+    # Moved again and closed before the next batch: its row is closed all the same.
+    book.move("watching", 3)
+    book.close("watching")
+    book.flush()
+    assert Presence.objects.get(channel_name="watching").closed_at is not None
+    # Moved before its row was ever written: written once, as it is now.
+    book.open("new", table_id, user_id, 0)
+    book.move("new", None)
+    book.flush()
+    assert Presence.objects.get(channel_name="new").seat_index is None
+
+
+async def test_a_moved_sockets_presence_row_follows_it(make_table, alice) -> None:
+    table = await sync_to_async(make_table)(alice, "belote")
+    await sync_to_async(_presence_follows_the_socket)(table.pk, alice.pk)
