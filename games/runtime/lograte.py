@@ -88,7 +88,7 @@ class RepeatedOutageFilter(logging.Filter):
 
     def repeats(self, record: logging.LogRecord) -> bool:
         """Whether ``record`` is one of the repeated kind this filter counts."""
-        return bool(record.exc_info) and _is_outage(record.exc_info[1])
+        return record.exc_info is not None and _is_outage(record.exc_info[1])
 
     def filter(self, record: logging.LogRecord) -> bool:
         if not self.repeats(record):

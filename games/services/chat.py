@@ -334,8 +334,8 @@ def report(user: Any, message_id: object, rooms: Iterable[Where]) -> ChatReport:
     pk = int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) <= 18 else None
     message = None
     if pk is not None:
-        for where in rooms:
-            message = _room_messages(where).filter(pk=pk).first()
+        for room in rooms:
+            message = _room_messages(room).filter(pk=pk).first()
             if message is not None:
                 break
     if message is None or not readable_by(message, user):
