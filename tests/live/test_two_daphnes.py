@@ -162,11 +162,22 @@ def test_a_seat_change_moves_the_persons_sockets_on_every_process(
         live = live_of(table)
         with _connect(daphne_1, table.pk, bob) as bobs:
             assert _seat_of(_table_frame(bobs, live.table.version)) == "0"
-            if live.engine.to_act == 1:  # alice passes (on tab 1): seat 0 is to act
-                tab_1.send(json.dumps({"type": "pass", "version": live.table.version}))
+            # Alice (tab 1) and Bob play until it is Bob's turn after one of hers.
+            frames = []
+            alice_moved = False
+            while not (alice_moved and live.engine.to_act == 0):
+                seat = live.engine.to_act
+                move = live.engine.legal_actions()[0].to_dict()
+                del move["seat"]
+                (tab_1 if seat == 1 else bobs).send(
+                    json.dumps({**move, "version": live.table.version})
+                )
+                frames.append(_table_frame(tab_2, live.table.version + 1))
                 _table_frame(bobs, live.table.version + 1)
-            at = live_of(table).table.version
-            frames = _frames_for(tab_2, 1.0) + _frames_for(tab_1, 0.2)
+                alice_moved = alice_moved or seat == 1
+                live = live_of(table)
+            at = live.table.version
+            frames += _frames_for(tab_2, 0.5) + _frames_for(tab_1, 0.2)
             assert frames and {_seat_of(f) for f in frames} == {"1"}
             # Seat 0 (Bob's) is to act: a pass from Alice's socket is not his.
             tab_2.send(json.dumps({"type": "pass", "version": at}))
