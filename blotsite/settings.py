@@ -105,6 +105,15 @@ BLOT_DB_POOL_MAX = env_int("BLOT_DB_POOL_MAX", 10)
 # worker then forgives the heartbeats the outage froze; a call that merely waited
 # the outage out would judge connected players away), long enough for a burst.
 BLOT_DB_POOL_TIMEOUT_S = env_int("BLOT_DB_POOL_TIMEOUT_S", 5)
+# How long the pool keeps trying to replace or add one connection before it gives
+# that attempt up (psycopg_pool's reconnect_timeout; its default is 300 s). Its
+# tries back off 1, 2, 4 ... s, so after a long outage the next try could be a
+# minute after PostgreSQL came back, and every request waited for it meanwhile
+# (moves refused for 32-42 s after a 75 s outage). Given up after a few seconds,
+# each attempt's tries stay at most 2 s apart, and the next request that finds
+# no connection starts a fresh attempt at once: connections come back within
+# seconds of PostgreSQL, however long it was away.
+BLOT_DB_POOL_RECONNECT_S = env_int("BLOT_DB_POOL_RECONNECT_S", 4)
 if _DATABASE_URL:
     # Health checks: with the pool, each connection is checked as it is handed
     # out, so after PostgreSQL restarted a dead one is replaced, not used.
@@ -117,10 +126,13 @@ if _DATABASE_URL:
             raise ImproperlyConfigured(
                 "BLOT_DB_POOL_MAX must be at least 1 and BLOT_DB_POOL_MIN at most it"
             )
+        if BLOT_DB_POOL_RECONNECT_S < 1:
+            raise ImproperlyConfigured("BLOT_DB_POOL_RECONNECT_S must be at least 1")
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": BLOT_DB_POOL_MIN,
             "max_size": BLOT_DB_POOL_MAX,
             "timeout": BLOT_DB_POOL_TIMEOUT_S,
+            "reconnect_timeout": BLOT_DB_POOL_RECONNECT_S,
         }
     elif env_int("CONN_MAX_AGE", 0):
         # Without the pool a connection is opened and closed per request. Kept
@@ -330,8 +342,14 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
     # While the database is away every request fails: one traceback, then a count
     # (games/runtime/lograte.py), not a traceback per request (issue 22).
-    "filters": {"outage": {"()": "games.runtime.lograte.RepeatedOutageFilter"}},
-    "loggers": {"django.request": {"filters": ["outage"]}},
+    "filters": {
+        "outage": {"()": "games.runtime.lograte.RepeatedOutageFilter"},
+        "pool_outage": {"()": "games.runtime.lograte.PoolOutageFilter"},
+    },
+    "loggers": {
+        "django.request": {"filters": ["outage"]},
+        "psycopg.pool": {"filters": ["pool_outage"]},
+    },
 }
 
 # --- Live tables (games/live). Bots and turn clocks are run by the "conductor":

@@ -24,6 +24,8 @@ def _read_json(path: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not valid JSON: {exc}") from None
+    except RecursionError:  # arrays or objects nested thousands deep
+        raise RecordError("not valid JSON: nested too deeply") from None
 
 
 def _replay(path: str) -> int:

@@ -40,6 +40,7 @@ from games.models import (
 )
 from games.services import ServiceError
 from games.services import chat as chat_services
+from games.services import tables as table_services
 from games.services import tournaments as tournament_services
 
 if TYPE_CHECKING:
@@ -119,6 +120,18 @@ class TableAdmin(admin.ModelAdmin):
     raw_id_fields = ["created_by"]
     inlines = [SeatInline]
     date_hierarchy = "created_at"
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        """A seat given to someone else here changes hands as it does on the site:
+        the table's viewers are told, and the old and new holders' sockets at
+        the table move to their new places."""
+        if formset.model is not Seat or form.instance.pk is None:
+            super().save_formset(request, form, formset, change)
+            return
+        table_id = form.instance.pk
+        before = dict(Seat.objects.filter(table_id=table_id).values_list("pk", "user_id"))
+        super().save_formset(request, form, formset, change)
+        table_services.seat_holders_edited(table_id, before)
 
     @admin.display(description=_("rules (snapshot)"))
     def rules_snapshot_pretty(self, obj: Table) -> str:

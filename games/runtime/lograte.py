@@ -76,6 +76,9 @@ class RepeatedOutageFilter(logging.Filter):
     the first one after the interval is logged as one line with the count. Other
     failures pass untouched."""
 
+    #: What the summary line says it left out.
+    kind = "database failures"
+
     def __init__(self, interval_s: float = INTERVAL_S) -> None:
         super().__init__()
         self.interval_s = interval_s
@@ -83,8 +86,12 @@ class RepeatedOutageFilter(logging.Filter):
         self._last_report: float | None = None
         self._count = 0
 
+    def repeats(self, record: logging.LogRecord) -> bool:
+        """Whether ``record`` is one of the repeated kind this filter counts."""
+        return record.exc_info is not None and _is_outage(record.exc_info[1])
+
     def filter(self, record: logging.LogRecord) -> bool:
-        if not record.exc_info or not _is_outage(record.exc_info[1]):
+        if not self.repeats(record):
             return True
         now = time.monotonic()
         with self._lock:
@@ -97,8 +104,23 @@ class RepeatedOutageFilter(logging.Filter):
             # shows its traceback again.
             if last is None or count == 0:
                 return True
-        record.msg = "%s (%d more database failures like it in the last %.0f s, not shown)"
-        record.args = (record.getMessage(), count, self.interval_s)
+        # The message as logged, formatted with its own arguments before the
+        # record's message is replaced by the summary's.
+        said = record.getMessage()
+        record.msg = "%s (%d more %s like it in the last %.0f s, not shown)"
+        record.args = (said, count, self.kind, self.interval_s)
         record.exc_info = None
         record.exc_text = None
         return True
+
+
+class PoolOutageFilter(RepeatedOutageFilter):
+    """The same for psycopg_pool's own log (``psycopg.pool``): while PostgreSQL
+    is away each try to open a connection, and each attempt given up, is a
+    warning, several a second per process (its attempts are kept a few seconds
+    apart at most, so that connections come back as soon as PostgreSQL does)."""
+
+    kind = "connection pool warnings"
+
+    def repeats(self, record: logging.LogRecord) -> bool:
+        return record.levelno == logging.WARNING

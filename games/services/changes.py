@@ -4,9 +4,13 @@ Services sit below the live layer (docs/architecture.md) and must not import it.
 When a service changes a table outside a move (leaving, returning, a rematch), it
 announces the new version here; the live layer (``games.live.deliver.notify``,
 connected when the app is ready) draws the new frames and tells every viewer.
+When a seat changes hands, the service names the people whose place at the table
+changed, and the live layer re-admits their sockets at that table.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from django.db import transaction
 from django.dispatch import Signal
@@ -20,6 +24,25 @@ def announce_table_changed(table_id: int, version: int) -> None:
     changed in a transaction that rolls back never changed)."""
     transaction.on_commit(
         lambda: table_changed.send(sender=None, table_id=table_id, version=version)
+    )
+
+
+#: Sent after commit with ``table_id`` and ``user_ids``: the people whose place
+#: at the table changed (they took a seat, moved to another, gave theirs up, or
+#: it was given to someone else). Their sockets at that table are re-admitted:
+#: moved to their new seat or to the spectators, or closed.
+seats_changed = Signal()
+
+
+def announce_seats_changed(table_id: int, user_ids: Iterable[int | None]) -> None:
+    """Tell the listeners, once the surrounding transaction has committed, that
+    the place of ``user_ids`` at ``table_id`` changed (``None``s, a bot's or an
+    open seat's holder, are left out)."""
+    people = sorted({user_id for user_id in user_ids if user_id is not None})
+    if not people:
+        return
+    transaction.on_commit(
+        lambda: seats_changed.send(sender=None, table_id=table_id, user_ids=people)
     )
 
 

@@ -11,7 +11,8 @@ The rules (issue 25; docs/site.md#table-chat):
 - Text only: cleaned of control characters, at most :data:`MAX_TEXT` characters;
   it is escaped wherever it is drawn and never made into a link.
 - Each person has a burst and a sustained limit (:func:`limits`; every attempt
-  counts, and the limits are checked before anything else); a silenced
+  within them counts, and they are taken, one atomic count each across every
+  process, before anything else is checked); a silenced
   person (:class:`ChatSilence`) cannot post; a signed-out visitor never posts.
 - The players' room belongs to the match record; the spectators' and tournament
   rooms are kept :data:`KEEP_ROOMS` (:func:`purge_expired` deletes them).
@@ -24,6 +25,7 @@ mute, the free-text switch) is announced through :mod:`games.services.changes`.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -124,21 +126,22 @@ def _check_may_post(user: Any) -> None:
         )
 
 
-def _check_rate(user: Any) -> None:
+def _take_rate(user: Any) -> None:
+    """Count this attempt against both limits, or refuse it (uncounted). Each
+    count is one atomic increment in the shared cache, checked by its result:
+    of many messages sent at once on many sockets and server processes, exactly
+    as many as the limit allows go through (reading the count and then adding
+    to it let several read the same count)."""
     burst, sustained = limits()
     who = str(user.pk)
-    if ratelimit.exceeded("chat-burst", who, burst):
+    in_burst = ratelimit.take("chat-burst", who, burst)
+    if in_burst is None:
         raise ServiceError(_("You are sending messages too fast. Wait a few seconds."))
-    if ratelimit.exceeded("chat-sustained", who, sustained):
+    if ratelimit.take("chat-sustained", who, sustained) is None:
+        in_burst.give_back()
         raise ServiceError(
             _("You have sent a lot of messages in the last few minutes. Wait a little.")
         )
-
-
-def _count(user: Any) -> None:
-    burst, sustained = limits()
-    ratelimit.record("chat-burst", str(user.pk), burst)
-    ratelimit.record("chat-sustained", str(user.pk), sustained)
 
 
 def table_tournament_id(table_id: int) -> int | None:
@@ -177,9 +180,8 @@ def post(where: Where, user: Any, *, phrase: object = None, text: object = None)
     if user is None or not user.is_authenticated:
         raise ServiceError(_("Log in to chat."))
     # The limits first, from the cache alone: a flood is refused before any
-    # database read. Every attempt counts, refused or not.
-    _check_rate(user)
-    _count(user)
+    # database read. Every attempt within them counts, refused later or not.
+    _take_rate(user)
     _check_may_post(user)
     chosen = phrase not in (None, "")
     said = {"phrase": _phrase(phrase)} if chosen else {"text": clean_text(text)}
@@ -320,16 +322,22 @@ def _said(message: ChatMessage) -> str:
     return message.text
 
 
-def report(user: Any, message_id: object) -> ChatReport:
-    """``user`` reports a message they could read; the report copies it and the
-    :data:`REPORT_CONTEXT` messages said before it in its room."""
+def report(user: Any, message_id: object, rooms: Iterable[Where]) -> ChatReport:
+    """``user`` reports a message of one of ``rooms``, those the page they
+    report from reads (a message it shows); the report copies it and the
+    :data:`REPORT_CONTEXT` messages said before it in its room. A message that
+    is missing, deleted, elsewhere or not theirs to read is refused with the
+    same words: the answer tells nothing of other rooms."""
     if user is None or not user.is_authenticated:
         raise ServiceError(_("Log in to report a message."))
     raw = str(message_id)
-    if not (raw.isascii() and raw.isdigit() and 0 < len(raw) <= 18):
-        raise ServiceError(_("There is no such message."))
-    pk = int(raw)
-    message = ChatMessage.objects.filter(pk=pk, deleted_at__isnull=True).first()
+    pk = int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) <= 18 else None
+    message = None
+    if pk is not None:
+        for room in rooms:
+            message = _room_messages(room).filter(pk=pk).first()
+            if message is not None:
+                break
     if message is None or not readable_by(message, user):
         raise ServiceError(_("There is no such message."))
     if message.author_id == user.pk:

@@ -35,6 +35,7 @@ from games.models import BotLevel, Challenge, Follow, Player, RuleSetConfig, Sea
 from games.services.changes import announce_to_user
 from games.services.errors import ServiceError
 from games.services.matches import start_match
+from games.services.pools import in_running_rated_match
 from games.services.tables import check_format
 
 #: How long a challenge waits for its answers (``BLOT_CHALLENGE_TTL_S`` overrides).
@@ -164,6 +165,10 @@ def create_challenge(
             raise ServiceError(_("There is no player with the partner's name."))
         if partner.pk in (challenger.pk, challenged.pk):
             raise ServiceError(_("Your partner must be someone other than you and your opponent."))
+    if rated and in_running_rated_match(challenger.pk):
+        raise ServiceError(
+            _("Finish your rated match before you challenge someone to another rated match.")
+        )
     scope, who = "challenge", str(challenger.pk)
     if ratelimit.exceeded(scope, who, SENT_PER_HOUR):
         raise ServiceError(_("You have sent many challenges this hour. Please wait a while."))
@@ -240,6 +245,7 @@ def accept(challenge_id: int, user: User | AnonymousUser | None) -> Challenge:
         challenge = _row(challenge_id)
         role = _answerer(challenge, user)  # first: a stranger learns nothing more
         _check_waiting(challenge, now)
+        _check_one_rated_match(challenge, user)
         if role == "challenged":
             if challenge.challenged_accepted:
                 raise ServiceError(_("You have already accepted this challenge."))
@@ -263,6 +269,23 @@ def accept(challenge_id: int, user: User | AnonymousUser | None) -> Challenge:
         for person in challenge.people():
             announce_to_user(person, "challenge-accepted", {"url": url})
     return challenge
+
+
+def _check_one_rated_match(challenge: Challenge, user: User) -> None:
+    """A person plays one rated match at a time (the Play-now pools refuse the
+    same): a rated challenge is not accepted while anyone it names is playing
+    one, its table would be their second."""
+    if not challenge.rated:
+        return
+    if in_running_rated_match(user.pk):
+        raise ServiceError(_("Finish your rated match before you accept another rated challenge."))
+    if any(in_running_rated_match(person) for person in challenge.people()):
+        raise ServiceError(
+            _(
+                "Someone this challenge names is playing a rated match: it can be accepted "
+                "once that match is over."
+            )
+        )
 
 
 def decline(challenge_id: int, user: User | AnonymousUser | None) -> Challenge:

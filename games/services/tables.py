@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -19,6 +19,7 @@ from games import ratelimit
 from games.models import BotLevel, RuleSetConfig, Seat, Table
 from games.services import botwork
 from games.services.botwork import running_bot_tables
+from games.services.changes import announce_seats_changed, announce_table_changed
 from games.services.errors import ServiceError
 from games.services.matches import start_match
 
@@ -184,6 +185,9 @@ def join_seat(table_id: int, user: User, index: int) -> Table:
         seat.user = user
         seat.save(update_fields=["user"])
         _bump(table)
+        # Before the first frame of the match is drawn: the joiner's open
+        # sockets move to the new seat.
+        announce_seats_changed(table.pk, [user.pk])
         if all(not s.is_open for s in seats.values()):
             start_match(table)
     return table
@@ -199,6 +203,8 @@ def leave_seat(table_id: int, user: User, index: int) -> bool:
             raise ServiceError(_("This is not your seat."))
         seat.user = None
         seat.save(update_fields=["user"])
+        # Their sockets here become a spectator's, or close with the table.
+        announce_seats_changed(table.pk, [user.pk])
         if not table.seats.filter(user__isnull=False).exists():
             table.delete()
             return False
@@ -212,7 +218,24 @@ def cancel_table(table_id: int, user: User) -> None:
         table = _locked_waiting_table(table_id)
         if table.created_by_id != user.pk:
             raise ServiceError(_("Only the table's creator can cancel it."))
+        # The seated people's sockets close with the table.
+        announce_seats_changed(table.pk, table.seats.values_list("user_id", flat=True))
         table.delete()
+
+
+def seat_holders_edited(table_id: int, before: Mapping[int, int | None]) -> None:
+    """Staff changed who holds the table's seats (the admin's seat rows;
+    ``before``: seat id -> user id as it was): the table gets a new version, its
+    viewers are told, and the people whose place changed, the old holders and
+    the new, have their sockets at the table re-admitted."""
+    after = dict(Seat.objects.filter(table_id=table_id).values_list("pk", "user_id"))
+    changed = [pk for pk in before.keys() | after.keys() if before.get(pk) != after.get(pk)]
+    if not changed:
+        return
+    Table.objects.filter(pk=table_id).update(version=F("version") + 1)
+    version = Table.objects.values_list("version", flat=True).get(pk=table_id)
+    announce_seats_changed(table_id, [u for pk in changed for u in (before.get(pk), after.get(pk))])
+    announce_table_changed(table_id, version)
 
 
 def _bump(table: Table) -> None:

@@ -100,3 +100,12 @@ def test_it_ends_the_bench_with_one_json_line_per_variant() -> None:
         assert playouts["ratio"] == pytest.approx(
             playouts["engine_playouts_per_s"] / playouts["bare_playouts_per_s"], abs=0.01
         )
+
+
+@pytest.mark.parametrize("command", ["replay", "verify", "solve"])
+def test_it_exits_with_one_line_for_json_nested_too_deeply(command: str) -> None:
+    out = run(command, "-", stdin="[" * 200_000)
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr[-300:]
+    assert "nested too deeply" in out.stderr

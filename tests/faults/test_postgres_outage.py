@@ -162,3 +162,68 @@ def test_it_lets_no_stand_in_play_for_players_connected_through_a_database_outag
         frame = _frame_at(sockets[stayer], version + 1, timeout=STALE_S + GRACE_S + 20)
     assert version_of(frame) > version
     assert users  # both players took part
+
+
+LONG_OUTAGE_S = 75
+#: A move must be accepted this soon after PostgreSQL answers again.
+RECOVERY_S = 5
+
+
+def _accepted_after(ws, move: dict, version: int, deadline: float) -> float | None:
+    """Send ``move`` until a frame at ``version + 1`` shows it stored; when that
+    happened (time.monotonic()), or None if not by ``deadline``. A refusal
+    ("the server could not take that move") is answered by sending it again."""
+    ws.send(json.dumps(move))
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            frame = ws.recv(timeout=left)
+        except TimeoutError:
+            return None
+        if 'id="table-root"' in frame and (version_of(frame) or 0) > version:
+            return time.monotonic()
+        if 'id="table-error"' in frame and 'id="table-root"' not in frame:
+            ws.send(json.dumps(move))
+    return None
+
+
+def test_it_takes_moves_within_seconds_of_the_database_returning_after_a_long_outage(
+    site_behind_proxy, pg_proxy: CuttableProxy, make_table, alice, bob
+) -> None:
+    """After 75 s without PostgreSQL the processes' connection pools would have
+    backed off their reconnection attempts to a minute apart; a move sent as it
+    comes back must be taken within a few seconds all the same."""
+    daphne, worker = site_behind_proxy
+    table = make_table(alice, "open_blot")
+    Table.objects.filter(pk=table.pk).update(turn_seconds=600, disconnect_grace_seconds=600)
+    join_seat(table.pk, bob, 1)
+    with _connect(daphne, table.pk, alice) as ws_a, _connect(daphne, table.pk, bob) as ws_b:
+        sockets = {0: ws_a, 1: ws_b}
+        version = live_of(table).table.version
+        frames = {seat: _frame_at(ws, version) for seat, ws in sockets.items()}
+        seat = int(TO_ACT.search(frames[0]).group(1))
+        pg_proxy.cut()
+        outage_ends = time.monotonic() + LONG_OUTAGE_S
+        # Players keep clicking now and then while it is away; all refused.
+        while (left := outage_ends - time.monotonic()) > 15:
+            sockets[seat].send(json.dumps(_first_move(frames[seat])))
+            for ws in sockets.values():
+                _latest(ws, min(10.0, left - 15))
+        for ws in sockets.values():
+            _latest(ws, max(0.0, outage_ends - time.monotonic()) / 2)
+        assert live_of(table).table.version == version, "a move was stored without the database"
+        pg_proxy.restore()
+        back = time.monotonic()
+        accepted = _accepted_after(
+            sockets[seat], _first_move(frames[seat]), version, back + RECOVERY_S + 25
+        )
+    assert accepted is not None, (
+        f"no move was accepted within {RECOVERY_S + 25} s of PostgreSQL's return\n{daphne.log()}"
+    )
+    print(f"\nmove accepted {accepted - back:.1f} s after PostgreSQL came back")
+    assert accepted - back <= RECOVERY_S, (
+        f"a move was accepted only {accepted - back:.1f} s after PostgreSQL came back "
+        f"(after a {LONG_OUTAGE_S} s outage); the site must take moves within {RECOVERY_S} s"
+    )
+    stored = live_of(table)
+    assert stored.table.version == version + 1 and len(stored.deal.actions) == 1
+    assert worker  # the worker ran beside it throughout

@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.live.submit.play import current
+from engine.actions import Action
+from games.live.submit.play import current, submit
 from games.models import Seat, Table
 from tests.site.conftest import (  # noqa: F401 - fixtures shared with the site tests
     _fast_password_hashing,
@@ -53,3 +54,15 @@ def all_bots(table: Table, level: str = "easy") -> Table:
 def live_of(table: Table):
     table.refresh_from_db()
     return current(table)
+
+
+def holder_of(table_id: int, seat: int) -> int | None:
+    """The user holding ``seat`` at the table now (None: a bot's or an open seat)."""
+    seats = Seat.objects.filter(table_id=table_id, index=seat)
+    return seats.values_list("user_id", flat=True).get()
+
+
+def play_as_holder(table_id: int, action: Action, version: int, **kw) -> int:
+    """A move through the one move path, made by whoever holds the action's seat
+    (a person's move names its person)."""
+    return submit(table_id, action, version, user_id=holder_of(table_id, action.seat), **kw)

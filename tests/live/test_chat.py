@@ -313,6 +313,28 @@ async def test_a_player_cannot_report_what_only_spectators_read(duel, alice, car
     await a.disconnect()
 
 
+async def test_a_report_names_only_a_message_of_a_room_the_socket_reads(
+    duel, make_table, alice, bob, make_user
+):
+    """A stranger at a public table cannot report (and so copy for staff) a
+    message of a private table's players' room; and whether a message is
+    missing, foreign or malformed, the answer is the same."""
+    dave = await sync_to_async(make_user)("dave")
+    await sync_to_async(between_deals)(duel)
+    secret = await sync_to_async(chat_service.post)(
+        chat_service.Where(Room.PLAYERS, table_id=duel.pk), alice, text="our private plan"
+    )
+    public = await sync_to_async(make_table)(bob, "belote")
+    d = await joined(public.pk, dave)
+    answers = []
+    for message_id in (secret.pk, secret.pk + 1000, "x1", -1):
+        await d.send_to(text_data=json.dumps({"type": "chat-report", "message": message_id}))
+        answers.append(await next_with(d, "chat-refusal"))
+    assert len(set(answers)) == 1 and "There is no such message." in answers[0]
+    assert await sync_to_async(ChatReport.objects.count)() == 0
+    await d.disconnect()
+
+
 async def test_staff_delete_takes_a_message_off_every_page_at_once(duel, alice, bob, make_user):
     staff = await sync_to_async(make_user)("mod", is_staff=True)
     await sync_to_async(between_deals)(duel)

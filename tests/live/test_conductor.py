@@ -18,7 +18,7 @@ from games.live.store import presence
 from games.live.submit.play import submit
 from games.models import Deal, Match, Presence, Seat, Table
 from games.services.seating import return_to_seat
-from tests.live.conftest import all_bots, later, live_of
+from tests.live.conftest import all_bots, later, live_of, play_as_holder
 
 
 def drive(until, now=None, limit: int = 2000) -> int:
@@ -165,7 +165,7 @@ def test_it_plans_afresh_after_every_move(make_table, alice) -> None:
     act_if_due(table.pk)  # the person's turn: wake up at their deadline
     table.refresh_from_db()
     assert table.wakeup_at is not None
-    submit(table.pk, live.engine.legal_actions()[0], table.version)
+    play_as_holder(table.pk, live.engine.legal_actions()[0], table.version)
     table.refresh_from_db()
     if live_of(table).engine.to_act == 1:  # the bot's turn: due at once
         assert due_tables(timezone.now()) == [table.pk]
@@ -221,7 +221,7 @@ def finish_first_deal(table: Table) -> Deal:
     """Play the open deal to its end through the move service (any legal moves)."""
     match = table.current_match()
     while (live := live_of(table)) is not None:
-        submit(table.pk, live.engine.legal_actions()[-1], live.table.version)
+        play_as_holder(table.pk, live.engine.legal_actions()[-1], live.table.version)
     return match.deals.get(number=1)
 
 

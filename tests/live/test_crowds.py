@@ -18,9 +18,8 @@ from engine.observe import observe
 from games.live.conduct.conductor import run_due
 from games.live.draw import frames, render
 from games.live.store import presence
-from games.live.submit.play import submit
 from games.models import Deal, Presence, Seat, Table
-from tests.live.conftest import all_bots, later, live_of
+from tests.live.conftest import all_bots, later, live_of, play_as_holder
 from tests.live.wsclient import connect, receive_table, send_move, version_of
 
 
@@ -105,7 +104,8 @@ async def test_it_brings_a_spectator_up_to_date_when_the_count_catches_up(duel, 
     from engine.actions import Action
 
     # A move published before the table counted this spectator: no spectator frame.
-    await sync_to_async(submit)(duel.pk, Action(live.engine.to_act, "pass"), live.table.version)
+    action = Action(live.engine.to_act, "pass")
+    await sync_to_async(play_as_holder)(duel.pk, action, live.table.version)
     assert version_of(await receive_table(spectator, timeout=10, at_least=joined + 1)) == joined + 1
     await spectator.disconnect()
 
@@ -223,11 +223,9 @@ async def test_it_forwards_only_newer_versions_to_a_viewer(duel, alice) -> None:
     first = await receive_table(ws)
     version = version_of(first)
     layer = get_channel_layer()
-    group = frames.viewpoint_group(duel.pk, 0)
-    await layer.group_send(group, {"type": "table.frame", "version": version, "html": "old"})
-    await layer.group_send(
-        group, {"type": "table.frame", "version": version + 5, "html": "new"}
-    )
+    group = frames.viewpoint_group(duel.pk, 0, holder=alice.pk)
+    await layer.group_send(group, frames.frame_message(group, version, "old"))
+    await layer.group_send(group, frames.frame_message(group, version + 5, "new"))
     assert await ws.receive_from(timeout=5) == "new"
     await ws.disconnect()
 
@@ -258,7 +256,7 @@ def test_it_draws_a_moves_frames_from_what_the_move_read_exactly_as_a_fresh_read
             CaptureQueriesContext(connection) as queries,
             django_capture_on_commit_callbacks(execute=True),
         ):
-            submit(table.pk, action, live.table.version, by_server=seat != 0)
+            play_as_holder(table.pk, action, live.table.version, by_server=seat != 0)
         from_move = drawn[-1]
         frames.cache.clear()
         _version, fresh = frames.render_all(table.pk)
@@ -298,7 +296,7 @@ def test_it_draws_the_frames_of_a_move_ending_a_deal_or_the_match_exactly_as_a_f
         action = observe(live.engine, seat).legal[0]
         finished_before = Deal.objects.filter(match__table=table, status="finished").count()
         with django_capture_on_commit_callbacks() as after_commit:
-            submit(table.pk, action, live.table.version, by_server=seat != 0)
+            play_as_holder(table.pk, action, live.table.version, by_server=seat != 0)
         with CaptureQueriesContext(connection) as queries:
             for callback in after_commit:
                 callback()
@@ -371,9 +369,9 @@ async def test_a_join_costs_the_same_however_many_spectators_watch(
     reads: list[tuple[int, int | None]] = []
     real = frames.frame_for
 
-    def counted(table_id, seat, lang=None):
+    def counted(table_id, seat, lang=None, holder=None):
         reads.append((table_id, seat))
-        return real(table_id, seat, lang)
+        return real(table_id, seat, lang, holder)
 
     monkeypatch.setattr(frames, "frame_for", counted)
     newcomer, _ = await connect(duel.pk, None)

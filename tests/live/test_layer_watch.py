@@ -14,8 +14,7 @@ from engine.actions import Action
 from games.live.deliver import layerwatch, notify
 from games.live.deliver.layerwatch import LayerWatch
 from games.live.receive import consumers
-from games.live.submit.play import submit
-from tests.live.conftest import live_of
+from tests.live.conftest import live_of, play_as_holder
 from tests.live.wsclient import connect, receive_table, version_of
 
 
@@ -92,7 +91,7 @@ async def test_it_brings_its_viewers_up_to_date_when_the_layer_is_heard_again(
     # A move stored while this process heard nothing: its frames reached nobody.
     monkeypatch.setattr(notify, "table_changed", lambda *args, **kwargs: None)
     live = await sync_to_async(live_of)(duel)
-    stored = await sync_to_async(submit)(duel.pk, Action(live.engine.to_act, "pass"), seen)
+    stored = await sync_to_async(play_as_holder)(duel.pk, Action(live.engine.to_act, "pass"), seen)
     assert await viewer.receive_nothing(timeout=0.3)
 
     await consumers.resync_live_connections()

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.live.receive import consumers
-from games.runtime.lograte import RateLimitedLog, RepeatedOutageFilter
+from games.runtime.lograte import PoolOutageFilter, RateLimitedLog, RepeatedOutageFilter
 from tests.live.wsclient import connect, receive_error, receive_table, send_move
 
 
@@ -71,3 +71,53 @@ def test_the_filter_lets_other_failures_through_and_counts_repeats() -> None:
     summary = record(OperationalError("down"))
     assert outage.filter(summary)
     assert summary.exc_info is None and "1 more database failures" in summary.getMessage()
+
+
+def test_the_summary_keeps_a_message_with_arguments_whole() -> None:
+    """Django logs a failed request as ``"%s: %s"`` with the reason and the path:
+    the one-line summary must say that message, not fail formatting it."""
+    outage = RepeatedOutageFilter(interval_s=60)
+
+    def record() -> logging.LogRecord:
+        exc = OperationalError("down")
+        return logging.LogRecord(
+            "django.request", logging.ERROR, "", 0, "%s: %s",
+            ("Internal Server Error", "/tables/7/"), (type(exc), exc, None),
+        )
+
+    assert outage.filter(record())
+    assert not outage.filter(record()) and not outage.filter(record())
+    outage.interval_s = 0
+    summary = record()
+    assert outage.filter(summary)
+    assert summary.getMessage() == (
+        "Internal Server Error: /tables/7/ (2 more database failures like it in the last 0 s, "
+        "not shown)"
+    )
+
+
+def test_the_connection_pools_warnings_are_counted_not_repeated(caplog) -> None:
+    """While PostgreSQL is away psycopg_pool warns at every try to connect:
+    one warning of a run is shown, the rest counted into one line a minute."""
+    pool_log = logging.getLogger("psycopg.pool")
+    configured = [f for f in pool_log.filters if isinstance(f, PoolOutageFilter)]
+    assert configured, "the settings put no filter on psycopg.pool"
+    counting = PoolOutageFilter(interval_s=60)
+
+    def warning() -> logging.LogRecord:
+        return logging.LogRecord(
+            "psycopg.pool", logging.WARNING, "", 0, "error connecting in %r: %s",
+            ("pool-1", "Connection refused"), None,
+        )
+
+    assert counting.filter(warning())
+    assert not any(counting.filter(warning()) for _ in range(30))
+    counting.interval_s = 0
+    summary = warning()
+    assert counting.filter(summary)
+    assert summary.getMessage() == (
+        "error connecting in 'pool-1': Connection refused (30 more connection pool warnings "
+        "like it in the last 0 s, not shown)"
+    )
+    info = logging.LogRecord("psycopg.pool", logging.INFO, "", 0, "growing pool", (), None)
+    assert counting.filter(info)

@@ -10,13 +10,14 @@ from engine.actions import Action
 from games.live.conduct.conductor import act_if_due
 from games.live.submit.play import (
     MAX_MESSAGE_BYTES,
+    NotYourSeat,
     Refused,
     action_from_client,
     parse_client_message,
     submit,
 )
 from games.models import Deal, Table
-from tests.live.conftest import live_of
+from tests.live.conftest import holder_of, live_of, play_as_holder
 
 
 def snapshot(table: Table) -> tuple:
@@ -32,7 +33,7 @@ def first_legal(table: Table) -> Action:
 def test_it_applies_a_legal_move_stores_it_and_bumps_the_version(duel) -> None:
     version, actions = snapshot(duel)
     action = first_legal(duel)
-    assert submit(duel.pk, action, version) == version + 1
+    assert play_as_holder(duel.pk, action, version) == version + 1
     new_version, new_actions = snapshot(duel)
     assert new_version == version + 1
     assert new_actions == [*actions, action.to_dict()]
@@ -41,7 +42,20 @@ def test_it_applies_a_legal_move_stores_it_and_bumps_the_version(duel) -> None:
 def test_it_refuses_a_stale_version_and_changes_nothing(duel) -> None:
     before = snapshot(duel)
     with pytest.raises(Refused, match="out of date"):
-        submit(duel.pk, first_legal(duel), before[0] - 1)
+        play_as_holder(duel.pk, first_legal(duel), before[0] - 1)
+    assert snapshot(duel) == before
+
+
+@pytest.mark.parametrize("who", ["the other player", "nobody"])
+def test_it_refuses_a_persons_move_for_a_seat_that_is_not_theirs(duel, alice, bob, who) -> None:
+    """Every person's move names its person, and only the seat's holder of the
+    moment may make it: whatever seat the caller thought they had."""
+    before = snapshot(duel)
+    action = first_legal(duel)
+    holder = holder_of(duel.pk, action.seat)
+    other = None if who == "nobody" else ({alice.pk, bob.pk} - {holder}).pop()
+    with pytest.raises(NotYourSeat, match="This seat is no longer yours"):
+        submit(duel.pk, action, before[0], user_id=other)
     assert snapshot(duel) == before
 
 
@@ -49,21 +63,21 @@ def test_it_refuses_a_move_out_of_turn(duel) -> None:
     before = snapshot(duel)
     to_act = live_of(duel).engine.to_act
     with pytest.raises(Refused, match="not allowed"):
-        submit(duel.pk, Action(1 - to_act, "pass"), before[0])
+        play_as_holder(duel.pk, Action(1 - to_act, "pass"), before[0])
     assert snapshot(duel) == before
 
 
 def test_it_refuses_an_illegal_card(duel) -> None:
     live = live_of(duel)
     while live.engine.phase != "play":
-        submit(duel.pk, live.engine.legal_actions()[-1], duel.version)
+        play_as_holder(duel.pk, live.engine.legal_actions()[-1], duel.version)
         live = live_of(duel)
     seat = live.engine.to_act
     legal = {a.card for a in live.engine.legal_actions() if a.type == "play"}
     illegal = next(c for c in range(32) if c not in legal)
     before = snapshot(duel)
     with pytest.raises(Refused, match="not allowed"):
-        submit(duel.pk, Action(seat, "play", card=illegal), before[0])
+        play_as_holder(duel.pk, Action(seat, "play", card=illegal), before[0])
     assert snapshot(duel) == before
 
 
@@ -71,11 +85,11 @@ def test_it_refuses_a_person_acting_for_a_bot_seat(make_table, alice) -> None:
     table = make_table(alice, "open_blot", others=["easy"])
     live = live_of(table)
     if live.engine.to_act == 0:
-        submit(table.pk, live.engine.legal_actions()[0], table.version)
+        play_as_holder(table.pk, live.engine.legal_actions()[0], table.version)
         live = live_of(table)
     before = snapshot(table)
     with pytest.raises(Refused, match="bot"):
-        submit(table.pk, live.engine.legal_actions()[0], before[0])
+        play_as_holder(table.pk, live.engine.legal_actions()[0], before[0])
     assert snapshot(table) == before
 
 
@@ -124,7 +138,7 @@ def test_it_closes_a_finished_deal_into_the_score_table_and_deals_the_next(duel)
     match = duel.current_match()
     while match.deals.count() == 1:
         live = live_of(duel)
-        submit(duel.pk, live.engine.legal_actions()[-1], duel.version)
+        play_as_holder(duel.pk, live.engine.legal_actions()[-1], duel.version)
         if live_of(duel) is None:
             break
     first = match.deals.get(number=1)

@@ -12,10 +12,10 @@ import threading
 import pytest
 from django.db import connection
 
-from games.live.submit.play import Refused, submit
+from games.live.submit.play import Refused
 from games.models import Deal
 from games.services.tables import join_seat
-from tests.live.conftest import live_of
+from tests.live.conftest import live_of, play_as_holder
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -37,7 +37,7 @@ def test_it_applies_exactly_one_of_two_racing_moves(make_table, alice, bob) -> N
     def race(action) -> None:
         try:
             start.wait()
-            outcomes.append(submit(table.pk, action, version))
+            outcomes.append(play_as_holder(table.pk, action, version))
         except Refused as exc:
             outcomes.append(exc)
         finally:

@@ -23,10 +23,10 @@ from games.live.conduct.conductor import Conductor, due_tables
 from games.live.deliver import notify
 from games.live.plan.turns import STAND_IN_LEVEL, plan
 from games.live.store import presence
-from games.live.submit.play import Live, submit
+from games.live.submit.play import Live
 from games.models import Presence, Table
 from games.runtime.lograte import RateLimitedLog
-from tests.live.conftest import all_bots, later, live_of
+from tests.live.conftest import all_bots, later, live_of, play_as_holder
 from tests.live.wsclient import connect, receive_table, send_move
 
 
@@ -255,12 +255,12 @@ def test_it_hands_a_persons_move_to_the_conductor_at_once_when_a_bot_is_next(
     # in round 2), and a card that wins its trick keeps the lead.
     while (move := _move_handing_over_to_the_bot(live := live_of(table))) is None:
         if live.engine.to_act == 0:
-            submit(table.pk, live.engine.legal_actions()[0], live.table.version)
+            play_as_holder(table.pk, live.engine.legal_actions()[0], live.table.version)
         else:
             assert act_if_due(table.pk, later())
     layer.sent.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        submit(table.pk, move, live.table.version)
+        play_as_holder(table.pk, move, live.table.version)
     assert live_of(table).engine.to_act == 1
     assert layer.sent == [(notify.CONDUCTOR_CHANNEL, {"type": "table.due", "table": table.pk})]
     assert Table.objects.get(pk=table.pk).wakeup_at is None  # due: the conductor plans it
@@ -298,7 +298,7 @@ def test_it_lets_the_conductor_sleep_through_a_connected_persons_turn(
     from engine.actions import Action
 
     with django_capture_on_commit_callbacks(execute=True):
-        submit(duel.pk, Action(live.engine.to_act, "pass"), duel.version)
+        play_as_holder(duel.pk, Action(live.engine.to_act, "pass"), duel.version)
     assert layer.sent == []  # nothing for the conductor to do until the clock runs out
     table = Table.objects.get(pk=duel.pk)
     assert live_of(table).engine.to_act == nxt

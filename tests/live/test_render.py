@@ -17,7 +17,7 @@ from games.live.conduct.conductor import act_if_due
 from games.live.draw.render import render_table
 from games.live.submit.play import submit
 from games.services.matches import deal_next
-from tests.live.conftest import all_bots, later, live_of
+from tests.live.conftest import all_bots, later, live_of, play_as_holder
 
 pytestmark = pytest.mark.django_db
 
@@ -49,13 +49,13 @@ def test_it_shows_the_bidding_buttons_only_to_the_seat_to_act(duel) -> None:
 
 def test_it_makes_only_the_legal_cards_buttons(duel) -> None:
     live = live_of(duel)
-    submit(duel.pk, Action(live.engine.to_act, "choose", trump=3), duel.version)
+    play_as_holder(duel.pk, Action(live.engine.to_act, "choose", trump=3), duel.version)
     for _ in range(3):  # into a trick where following suit restricts the answer
         live = live_of(duel)
         plays = [a for a in live.engine.legal_actions() if a.type == "play"]
         html = render_table(live.table, live.engine.to_act)
         assert sorted(BUTTON_CARDS.findall(html)) == sorted(CODES[a.card] for a in plays)
-        submit(duel.pk, plays[0], live.table.version)
+        play_as_holder(duel.pk, plays[0], live.table.version)
 
 
 def test_it_offers_the_announce_menu_in_the_first_trick(duel) -> None:
@@ -63,7 +63,7 @@ def test_it_offers_the_announce_menu_in_the_first_trick(duel) -> None:
     live.deal.deck = [CODES[c] for c in deck_with_a_declaration(live.deal.dealer)]
     live.deal.save(update_fields=["deck"])
     live = live_of(duel)
-    submit(duel.pk, Action(live.engine.to_act, "choose", trump=0), duel.version)
+    play_as_holder(duel.pk, Action(live.engine.to_act, "choose", trump=0), duel.version)
     live = live_of(duel)
     html = render_table(live.table, live.engine.to_act)
     assert 'data-action="announce-menu"' in html and "F2" in html
@@ -85,7 +85,7 @@ def test_it_marks_the_socket_frame_for_an_out_of_band_swap(duel) -> None:
 def play_until(table, done) -> None:
     """Submit legal moves (the last offered: a bid, or a card) until ``done(live)``."""
     while not done(live := live_of(table)):
-        submit(table.pk, live.engine.legal_actions()[-1], live.table.version)
+        play_as_holder(table.pk, live.engine.legal_actions()[-1], live.table.version)
 
 
 TRICK = re.compile(r"<div[^>]*data-trick(?=[\s>])[^>]*>")
@@ -102,7 +102,7 @@ def test_it_leaves_the_completed_trick_in_the_middle_with_its_winner(duel) -> No
         assert "data-complete" in middle and f'data-winner="{winner}"' in middle
         assert sorted(TRICK_SEATS.findall(html)) == ["0", "1"]
         assert "points in 1 trick." in html and "points in 0 tricks." in html
-    submit(duel.pk, live.engine.legal_actions()[0], live.table.version)  # the next lead
+    play_as_holder(duel.pk, live.engine.legal_actions()[0], live.table.version)  # the next lead
     html = render_table(duel, None)
     assert "data-complete" not in TRICK.search(html).group(0)
     assert len(TRICK_SEATS.findall(html)) == 1
@@ -128,10 +128,10 @@ def test_it_puts_an_open_blot_declaration_in_the_declarers_column(duel) -> None:
     live.deal.save(update_fields=["deck"])
     live = live_of(duel)
     declarer = live.engine.to_act
-    submit(duel.pk, Action(declarer, "choose", trump=0), duel.version)
+    play_as_holder(duel.pk, Action(declarer, "choose", trump=0), duel.version)
     live = live_of(duel)
     declare = next(a for a in live.engine.legal_actions() if a.type == "declare")
-    submit(duel.pk, declare, live.table.version)
+    play_as_holder(duel.pk, declare, live.table.version)
     html = render_table(duel, declarer)
     assert 'class="callout"' in html  # said at the seat as it happens
     play_until(duel, lambda live: live is None)

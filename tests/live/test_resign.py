@@ -17,7 +17,7 @@ from games.models import Deal, Match, MatchEvent, Presence, Seat, Table
 from games.services import ServiceError, seating
 from games.services.matches import deal_next_for
 from games.services.tables import create_quick_bot_table, join_seat, running_bot_tables
-from tests.live.conftest import later, live_of
+from tests.live.conftest import later, live_of, play_as_holder
 from tests.site.conftest import play_match
 
 
@@ -198,7 +198,7 @@ def test_a_person_playing_their_own_card_takes_the_seat_back(duel, alice, bob) -
     live = live_of(duel)
     seat = live.engine.to_act
     Seat.objects.filter(table=duel, index=seat).update(stand_in_since=timezone.now())
-    submit(duel.pk, live.engine.legal_actions()[0], live.table.version)
+    play_as_holder(duel.pk, live.engine.legal_actions()[0], live.table.version)
     assert Seat.objects.get(table=duel, index=seat).stand_in_since is None
 
 

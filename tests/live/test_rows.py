@@ -9,9 +9,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.live.store import rows
-from games.live.submit.play import current, submit
+from games.live.submit.play import current
 from games.models import Deal, Match, Presence, Seat, Table
-from tests.live.conftest import live_of
+from tests.live.conftest import live_of, play_as_holder
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def test_it_reads_a_table_and_its_seats_as_the_orm_does(duel) -> None:
 
 def test_it_reads_the_open_deal_with_its_match_as_the_orm_does(duel) -> None:
     live = live_of(duel)
-    submit(duel.pk, live.engine.legal_actions()[0], duel.version)
+    play_as_holder(duel.pk, live.engine.legal_actions()[0], duel.version)
     deal = rows.newest_open_deal(duel.pk)
     orm = Deal.objects.select_related("match").get(pk=deal.pk)
     assert fields_of(deal) == fields_of(orm)

@@ -11,10 +11,10 @@ from games.live.conduct.conductor import act_if_due
 from games.live.deliver import notify
 from games.live.plan.turns import plan
 from games.live.store import presence
-from games.live.submit.play import Refused, submit
+from games.live.submit.play import Refused
 from games.models import Match, MatchEvent, Participant, Presence, Rematch, Seat, Table
 from games.services import ServiceError, seating
-from tests.live.conftest import live_of
+from tests.live.conftest import live_of, play_as_holder
 from tests.site.conftest import play_match
 
 
@@ -124,7 +124,7 @@ def test_it_refuses_a_move_from_a_seat_its_person_left(duel, alice) -> None:
     live = live_of(duel)
     action = live.engine.legal_actions()[0]
     with pytest.raises(Refused, match="You have left this seat"):
-        submit(duel.pk, action, version(duel))
+        play_as_holder(duel.pk, action, version(duel))
     assert live_of(duel).engine.history == []
 
 

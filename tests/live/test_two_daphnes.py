@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Iterator
 from urllib.parse import urlsplit, urlunsplit
@@ -19,6 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from django.db import connection
 
+from games.models import ChatMessage
 from games.services.tables import join_seat
 from tests.browser.servers import (
     Server,
@@ -125,6 +127,110 @@ def test_it_shows_each_player_the_others_move_across_two_processes(
 
     stored = live_of(table).deal.actions
     assert [(x["seat"], x["type"]) for x in stored] == [(seat_a, "pass"), (1 - seat_a, "pass")]
+
+
+def _frames_for(ws, seconds: float) -> list[str]:
+    """Every table frame ``ws`` receives in ``seconds``."""
+    deadline = time.monotonic() + seconds
+    got = []
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            frame = ws.recv(timeout=left)
+        except TimeoutError:
+            break
+        if 'id="table-root"' in frame:
+            got.append(frame)
+    return got
+
+
+def test_a_seat_change_moves_the_persons_sockets_on_every_process(
+    two_daphnes, make_table, alice, bob
+) -> None:
+    """Alice has the table open on both servers; she moves to the other seat
+    (announced from a third process, through Redis). Both sockets follow her:
+    neither is sent seat 0 once Bob holds it, and neither can act for it."""
+    daphne_1, daphne_2 = two_daphnes
+    table = make_table(alice, "open_blot")
+    version = live_of_version(table)
+    with _connect(daphne_1, table.pk, alice) as tab_1, _connect(daphne_2, table.pk, alice) as tab_2:
+        for tab in (tab_1, tab_2):
+            assert _seat_of(_table_frame(tab, version)) == "0"
+        join_seat(table.pk, alice, 1)
+        for tab in (tab_1, tab_2):
+            assert _seat_of(_table_frame(tab, version + 1)) == "1"
+        join_seat(table.pk, bob, 0)
+        live = live_of(table)
+        with _connect(daphne_1, table.pk, bob) as bobs:
+            assert _seat_of(_table_frame(bobs, live.table.version)) == "0"
+            # Alice (tab 1) and Bob play until it is Bob's turn after one of hers.
+            frames = []
+            alice_moved = False
+            while not (alice_moved and live.engine.to_act == 0):
+                seat = live.engine.to_act
+                move = live.engine.legal_actions()[0].to_dict()
+                del move["seat"]
+                (tab_1 if seat == 1 else bobs).send(
+                    json.dumps({**move, "version": live.table.version})
+                )
+                frames.append(_table_frame(tab_2, live.table.version + 1))
+                _table_frame(bobs, live.table.version + 1)
+                alice_moved = alice_moved or seat == 1
+                live = live_of(table)
+            at = live.table.version
+            frames += _frames_for(tab_2, 0.5) + _frames_for(tab_1, 0.2)
+            assert frames and {_seat_of(f) for f in frames} == {"1"}
+            # Seat 0 (Bob's) is to act: a pass from Alice's socket is not his.
+            tab_2.send(json.dumps({"type": "pass", "version": at}))
+            time.sleep(1.0)
+            assert live_of(table).table.version == at
+            assert live_of(table).engine.to_act == 0
+
+
+def test_chat_messages_sent_at_once_over_two_processes_store_exactly_the_limit(
+    two_daphnes, make_table, alice, carol
+) -> None:
+    """Twenty sockets of one person, ten on each server, each send a message at
+    the same moment: exactly the burst limit (5) are stored."""
+    table = make_table(alice, "belote")
+    servers = [*two_daphnes] * 10
+    sockets = [_connect(server, table.pk, carol) for server in servers]
+    try:
+        for ws in sockets:
+            _table_frame(ws, 0)
+        # The limit counts in fixed 10 s windows: a burst across a window's end
+        # may rightly store up to twice the limit. Start inside a window.
+        while not 0.5 < time.time() % 10 < 5:
+            time.sleep(0.1)
+        barrier = threading.Barrier(len(sockets))
+        message = json.dumps({"type": "chat", "room": "spectators", "phrase": "hello"})
+
+        def send(ws) -> None:
+            barrier.wait(timeout=10)
+            ws.send(message)
+
+        threads = [threading.Thread(target=send, args=(ws,)) for ws in sockets]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(10)
+        deadline = time.monotonic() + 10
+        refused = 0
+        for ws in sockets:  # each socket hears its message stored, or refused
+            while time.monotonic() < deadline:
+                frame = ws.recv(timeout=max(0.1, deadline - time.monotonic()))
+                if 'id="chat-refusal"' in frame:  # the answer to its own message
+                    refused += "too fast" in frame
+                    break
+    finally:
+        for ws in sockets:
+            ws.close()
+    stored = ChatMessage.objects.filter(author=carol).count()
+    assert (stored, refused) == (5, 15)
+
+
+def live_of_version(table) -> int:
+    table.refresh_from_db()
+    return table.version
 
 
 @pytest.fixture

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
 
-from games.models import RuleSetConfig
+from games.models import RuleSetConfig, Seat, Table
+from games.services import changes
 from games.services.matches import finish_deal
 from tests.site.conftest import client_for, play_out
 
@@ -158,3 +160,66 @@ def test_it_shows_who_left_and_returned_on_the_match(admin_client_, make_table, 
     response = admin_client_.get(reverse("admin:games_match_change", args=[match.pk]))
     assert response.status_code == 200
     assert "Left the table" in response.content.decode()
+
+
+class _FormFields(HTMLParser):
+    """What a browser would post from the page's form (the admin's change form)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.data: dict[str, str] = {}
+        self._select: str | None = None
+        self._textarea: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        a = dict(attrs)
+        name = a.get("name")
+        if tag == "input" and name and a.get("type") not in ("submit", "button"):
+            if a.get("type") in ("checkbox", "radio") and "checked" not in a:
+                return
+            self.data[name] = a.get("value") or ""
+        elif tag == "select" and name:
+            self._select = name
+            self.data.setdefault(name, "")
+        elif tag == "option" and self._select and "selected" in a:
+            self.data[self._select] = a.get("value") or ""
+        elif tag == "textarea" and name:
+            self._textarea = name
+            self.data[name] = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
+        elif tag == "textarea":
+            self._textarea = None
+
+    def handle_data(self, data: str) -> None:
+        if self._textarea:
+            self.data[self._textarea] += data
+
+
+def test_giving_a_seat_to_someone_else_in_the_admin_re_admits_both_peoples_sockets(
+    admin_client_, make_table, alice, bob, django_capture_on_commit_callbacks
+):
+    table = make_table(alice, "open_blot", others=["easy"])
+    url = reverse("admin:games_table_change", args=[table.pk])
+    form = _FormFields()
+    form.feed(admin_client_.get(url).content.decode())
+    seat_0 = Seat.objects.get(table=table, index=0)
+    field = next(k for k, v in form.data.items() if k.endswith("-id") and v == str(seat_0.pk))
+    form.data[field.removesuffix("-id") + "-user"] = str(bob.pk)
+    heard: list[tuple[int, list[int]]] = []
+
+    def listen(sender, table_id, user_ids, **kwargs):
+        heard.append((table_id, user_ids))
+
+    changes.seats_changed.connect(listen)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            response = admin_client_.post(url, form.data)
+    finally:
+        changes.seats_changed.disconnect(listen)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Seat.objects.get(pk=seat_0.pk).user_id == bob.pk
+    assert heard == [(table.pk, sorted([alice.pk, bob.pk]))]
+    assert Table.objects.get(pk=table.pk).version == table.version + 1

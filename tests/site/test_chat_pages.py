@@ -119,7 +119,7 @@ def test_moderators_read_reports_with_their_context_and_delete_for_everyone(
     Deal.objects.filter(match__table=duel).update(status=Deal.Status.FINISHED)
     chat.post(players(duel), bob, text="hi there")
     rude = chat.post(players(duel), alice, text="something rude")
-    report = chat.report(bob, rude.pk)
+    report = chat.report(bob, rude.pk, [players(duel)])
     admin = client_for(make_user("root", is_staff=True, is_superuser=True))
     listing = admin.get("/admin/games/chatreport/").content.decode()
     assert "something rude" in listing

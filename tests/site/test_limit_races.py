@@ -10,6 +10,7 @@ after, so twenty sign-ups at once made twenty accounts.
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -139,3 +140,68 @@ def test_thirty_table_creations_at_once_make_exactly_the_hourly_limit(settings, 
     statuses = at_once(30, create)
     assert statuses[302] == 7
     assert Table.objects.filter(created_by=alice).count() == 7
+
+
+class SlowCache:
+    """The shared cache with a few milliseconds on every call, as a Redis across
+    a network has: what one process reads may be stale before it writes."""
+
+    def __init__(self, cache) -> None:
+        self._cache = cache
+
+    def __getattr__(self, name: str):
+        real = getattr(self._cache, name)
+        if not callable(real):
+            return real
+
+        def slow(*args, **kwargs):
+            time.sleep(0.01)
+            return real(*args, **kwargs)
+
+        return slow
+
+
+@pytest.mark.parametrize(
+    ("burst", "sustained", "sent", "refusal"),
+    [
+        ((5, 60), (30, 600), 20, "You are sending messages too fast."),
+        ((100, 600), (30, 600), 40, "You have sent a lot of messages"),
+    ],
+)
+def test_chat_messages_sent_at_once_are_stored_exactly_up_to_the_limit(
+    settings, monkeypatch, make_table, alice, carol, burst, sustained, sent, refusal
+) -> None:
+    """One person's messages sent at once from many sockets and processes (here
+    threads, through a cache as slow as a network's) store exactly the limit:
+    checking the count and adding to it afterwards let several through on the
+    same count (20 at once on two Daphnes stored 6 with a limit of 5)."""
+    from games import ratelimit
+    from games.models import ChatMessage, Room
+    from games.services import chat as chat_service
+    from games.services.errors import ServiceError
+
+    settings.BLOT_CHAT_BURST = burst
+    settings.BLOT_CHAT_SUSTAINED = sustained
+    table = make_table(alice, "belote")
+    slow = SlowCache(ratelimit.shared())
+    monkeypatch.setattr(ratelimit, "shared", lambda: slow)
+    where = chat_service.Where(Room.SPECTATORS, table_id=table.pk)
+    refusals: list[str] = []
+
+    def say(n: int) -> int:
+        try:
+            chat_service.post(where, carol, phrase="hello")
+        except ServiceError as exc:
+            refusals.append(str(exc.message))
+            return 429
+        return 200
+
+    # The limits count in fixed windows: a burst across a window's end may
+    # rightly store up to twice the limit. Start well inside both windows.
+    while any(time.time() % seconds > seconds - 5 for _count, seconds in (burst, sustained)):
+        time.sleep(0.5)
+    statuses = at_once(sent, say)
+    limit = min(burst[0], sustained[0])
+    assert statuses == Counter({200: limit, 429: sent - limit})
+    assert ChatMessage.objects.filter(author=carol).count() == limit
+    assert all(refusal in r for r in refusals)

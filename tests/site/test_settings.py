@@ -122,10 +122,23 @@ def test_postgresql_goes_through_a_bounded_pool_sized_by_settings():
     done = _run(
         _POOL, DATABASE_URL="postgres://u:p@db.example:5432/blot", CONN_MAX_AGE="60",
         BLOT_DB_POOL_MIN="3", BLOT_DB_POOL_MAX="7", BLOT_DB_POOL_TIMEOUT_S="12",
+        BLOT_DB_POOL_RECONNECT_S="6",
     )
     s = json.loads(done.stdout)
-    assert s["pool"] == {"min_size": 3, "max_size": 7, "timeout": 12}
+    assert s["pool"] == {"min_size": 3, "max_size": 7, "timeout": 12, "reconnect_timeout": 6}
     assert s["age"] == 0  # the pool keeps the connections, never a thread
+
+
+def test_the_pool_gives_up_a_reconnection_attempt_after_seconds_not_minutes():
+    """psycopg_pool's own default (300 s) backs its tries off to a minute apart
+    during a long outage; ours starts afresh on demand after a few seconds."""
+    done = _run(_POOL, DATABASE_URL="postgres://u:p@db.example:5432/blot")
+    assert json.loads(done.stdout)["pool"]["reconnect_timeout"] == 4
+    refused = _run(
+        _POOL, DATABASE_URL="postgres://u:p@db.example:5432/blot", BLOT_DB_POOL_RECONNECT_S="0"
+    )
+    assert refused.returncode != 0
+    assert "BLOT_DB_POOL_RECONNECT_S must be at least 1" in refused.stderr
 
 
 def test_it_refuses_kept_connections_without_the_pool():

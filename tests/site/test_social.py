@@ -130,6 +130,41 @@ def test_a_rated_belote_challenge_leaves_unnamed_seats_open_for_people(alice, bo
     assert done.table.status == Table.Status.WAITING and not done.table.is_private
 
 
+def test_nobody_in_a_running_rated_match_enters_a_second_one_by_challenge(
+    alice, bob, carol
+) -> None:
+    """One rated match at a time, as the Play-now pools have it: a rated
+    challenge is neither accepted by, nor sent by, nor opened for someone
+    playing a rated match; a casual one still is."""
+    running = social.accept(challenge(alice, bob, rated=True).pk, bob).table
+    assert running.status == Table.Status.PLAYING and running.rated
+    tables = Table.objects.count()
+
+    second = challenge(carol, bob, rated=True)
+    assert refused(social.accept, second.pk, bob) == (
+        "Finish your rated match before you accept another rated challenge."
+    )
+    assert refused(challenge, alice, carol, rated=True) == (
+        "Finish your rated match before you challenge someone to another rated match."
+    )
+    second.refresh_from_db()
+    assert second.status == Challenge.Status.PENDING and not second.challenged_accepted
+    # Sent before the challenger's rated match began, accepted during it.
+    early = Challenge.objects.create(
+        challenger=bob, challenged=carol, variant="open_blot", format="best_of:1", rated=True,
+        expires_at=timezone.now() + timedelta(minutes=5),
+    )
+    assert refused(social.accept, early.pk, carol) == (
+        "Someone this challenge names is playing a rated match: it can be accepted once "
+        "that match is over."
+    )
+    assert Table.objects.count() == tables
+    early.refresh_from_db()
+    assert early.status == Challenge.Status.PENDING and not early.challenged_accepted
+    casual = social.accept(challenge(alice, carol).pk, carol)
+    assert casual.status == Challenge.Status.ACCEPTED
+
+
 def test_a_declined_challenge_tells_the_challenger_and_can_no_longer_be_accepted(
     alice, bob, django_capture_on_commit_callbacks, heard
 ) -> None:

@@ -61,7 +61,8 @@ def message_events(message: ChatMessage) -> list[tuple[str, dict[str, Any]]]:
                 "plain": str(chat_draw.new_message_fragment(message, actions=False)),
                 "actions": str(chat_draw.new_message_fragment(message, actions=True)),
             }
-        sends.append((room_group(where, lang), event))
+        group = room_group(where, lang)
+        sends.append((group, {**event, "group": group}))
     return sends
 
 

@@ -76,6 +76,37 @@ def _service_changed_table(sender: object, table_id: int, version: int, **kwargs
     table_changed(table_id, version)
 
 
+@receiver(changes.seats_changed)
+def _service_moved_people(
+    sender: object, table_id: int, user_ids: list[int], **kwargs: object
+) -> None:
+    """A seat changed hands: every socket of these people at the table is told
+    to find its place again (``TableConsumer.table_seat``), in whichever server
+    process it lives. Never raises: a socket that misses it still acts only as
+    its user is now (the move path checks every move), is sent no frame drawn
+    for someone else (a seat's group names its holder), and finds its place
+    when its process hears the channel layer again."""
+    try:
+        async_to_sync(_tell_people)(table_id, user_ids)
+    except Exception as exc:
+        _seat_failures.failed(exc)
+    else:
+        _seat_failures.recovered()
+
+
+async def _tell_people(table_id: int, user_ids: list[int]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "table.seat"}
+    await asyncio.wait_for(
+        asyncio.gather(
+            *(layer.group_send(frames.person_group(table_id, u), message) for u in user_ids)
+        ),
+        SEND_TIMEOUT_S,
+    )
+
+
 def table_changed(
     table_id: int,
     version: int,
@@ -118,6 +149,7 @@ async def _send_and_wake(
 
 _failures = RateLimitedLog(log, "Sending a table's new frames")
 _wake_failures = RateLimitedLog(log, "Waking the conductor")
+_seat_failures = RateLimitedLog(log, "Telling sockets their seat changed")
 
 
 class Retrier:

@@ -54,10 +54,26 @@ def language() -> str:
     return settings.LANGUAGE_CODE
 
 
-def viewpoint_group(table_id: int, seat: Viewpoint, lang: str | None = None) -> str:
-    """The group of every connection that sees the table from ``seat``."""
-    who = "watch" if seat is None else f"seat-{seat}"
+def viewpoint_group(
+    table_id: int, seat: Viewpoint, lang: str | None = None, holder: int | None = None
+) -> str:
+    """The group of every connection that sees the table from ``seat``, held by
+    the user ``holder``. A seat's group names its holder: a frame drawn while
+    someone holds the seat goes to their connections only, so a connection of
+    the seat's previous holder never hears it, whether or not it has been
+    moved yet."""
+    who = "watch" if seat is None else f"seat-{seat}-user-{holder}"
     return f"table-{table_id}-{who}-{lang or language()}"
+
+
+def person_group(table_id: int, user_id: int) -> str:
+    """Every connection of one person at one table: told when their place at
+    the table changes (``games.live.deliver.notify``)."""
+    return f"table-{table_id}-user-{user_id}"
+
+
+class NotHolder(Exception):
+    """The seat a connection asked to see is no longer its user's."""
 
 
 def _language_key(table_id: int, lang: str) -> str:
@@ -109,11 +125,11 @@ def languages_in_use(table_id: int) -> list[str]:
 
 def viewpoints(table: Table, rows: list[Seat]) -> list[Viewpoint]:
     """The viewpoints someone may be looking from: the people's seats (a bot's seat
-    has no viewer), and the spectators' view while anyone watches. A spectator
-    who arrives before the count says so is brought up to date when the count
-    changes (see ``TableConsumer.table_watchers``)."""
+    or an open one has no viewer), and the spectators' view while anyone
+    watches. A spectator who arrives before the count says so is brought up to
+    date when the count changes (see ``TableConsumer.table_watchers``)."""
     seats: list[Viewpoint] = list(
-        sorted(row.index for row in rows if row.bot_level is None)
+        sorted(row.index for row in rows if row.bot_level is None and row.user_id is not None)
     )
     return [*seats, None] if table.spectator_count else seats
 
@@ -163,7 +179,13 @@ class FrameCache:
 cache = FrameCache()
 
 
-Frames = dict[tuple[Viewpoint, str], str]
+class Frames(dict[tuple[Viewpoint, str], str]):
+    """One version's frames by (viewpoint, language), and who held each seat
+    when they were drawn: a seat's frame is sent to its holder's group only."""
+
+    def __init__(self, holders: dict[int, int | None] | None = None) -> None:
+        super().__init__()
+        self.holders: dict[int, int | None] = dict(holders or {})
 
 
 @dataclass(frozen=True)
@@ -205,7 +227,7 @@ def render_all(table_id: int, known: Known | None = None) -> tuple[int, Frames]:
     else:
         table, rows, loaded = known.table, known.seats, _known_shared(known)
     seats = viewpoints(table, rows)
-    frames: Frames = {}
+    frames = Frames({row.index: row.user_id for row in rows})
     for lang in languages_in_use(table_id):
         with translation.override(lang):
             shared = {**loaded, "seats": {row.index: row for row in rows}}
@@ -215,24 +237,56 @@ def render_all(table_id: int, known: Known | None = None) -> tuple[int, Frames]:
     return table.version, frames
 
 
-def frame_for(table_id: int, seat: Viewpoint, lang: str | None = None) -> tuple[int, str]:
-    """One viewer's current frame: from the cache when the table has not moved."""
+#: Reads of a table that keeps moving between its version and its rows before
+#: :func:`frame_for` gives up (each try is two short queries).
+FRAME_TRIES = 3
+
+
+def frame_for(
+    table_id: int, seat: Viewpoint, lang: str | None = None, holder: int | None = None
+) -> tuple[int, str]:
+    """One viewer's current frame: from the cache when the table has not moved.
+    A seat's frame is drawn only for its holder, the user ``holder``: raises
+    :class:`NotHolder` when the seat is not theirs at the version drawn. Every
+    change of a seat's holder comes with a new version, so the holder read with
+    a version is the holder of everything drawn at that version."""
     lang = lang or language()
-    version = Table.objects.filter(pk=table_id).values_list("version", flat=True).get()
-    html = cache.get(table_id, seat, version, lang)
-    if html is None:
+    for _try in range(FRAME_TRIES):
+        version = _version_if_held(table_id, seat, holder)
+        html = cache.get(table_id, seat, version, lang)
+        if html is not None:
+            return version, html
         table = Table.objects.get(pk=table_id)
+        if table.version != version and seat is not None:
+            continue  # it moved between the two reads: read its holder again
         with translation.override(lang):
-            version, html = table.version, render.render_table(table, seat, oob=True)
-        cache.put(table_id, seat, version, html, lang)
-    return version, html
+            html = render.render_table(table, seat, oob=True)
+        cache.put(table_id, seat, table.version, html, lang)
+        return table.version, html
+    raise NotHolder(f"table {table_id} kept moving while seat {seat} was read")
+
+
+def _version_if_held(table_id: int, seat: Viewpoint, holder: int | None) -> int:
+    """The table's version, if ``seat`` (None: the spectators' view) is
+    ``holder``'s; every change of a seat's holder comes with a new version."""
+    if seat is None:
+        return Table.objects.filter(pk=table_id).values_list("version", flat=True).get()
+    found = (
+        Seat.objects.filter(table_id=table_id, index=seat)
+        .values_list("user_id", "table__version")
+        .first()
+    )
+    if found is None or found[0] is None or found[0] != holder:
+        raise NotHolder(f"table {table_id}, seat {seat}")
+    return int(found[1])
 
 
 def messages(table_id: int, version: int, frames: Frames) -> list[tuple[str, dict]]:
     """``(group, message)`` pairs that deliver ``frames`` to their viewpoints."""
     out = []
     for (seat, lang), html in frames.items():
-        group = viewpoint_group(table_id, seat, lang)
+        holder = None if seat is None else frames.holders.get(seat)
+        group = viewpoint_group(table_id, seat, lang, holder)
         out.append((group, frame_message(group, version, html)))
     return out
 

@@ -156,7 +156,7 @@ class ChatMixin(AsyncWebsocketConsumer):
                 act(user, data.get("author"))
                 return str(chat_draw.cleared_refusal())
             if kind == "chat-report":
-                chat_service.report(user, data.get("message"))
+                chat_service.report(user, data.get("message"), self.chat_wheres)
                 return str(
                     chat_draw.notice_fragment(
                         translation.gettext(
@@ -184,6 +184,9 @@ class ChatMixin(AsyncWebsocketConsumer):
     # Group events.
 
     async def chat_message(self, event: dict[str, Any]) -> None:
+        group = event.get("group")
+        if group is not None and group not in self.chat_groups:
+            return  # a room this connection left (queued before it left)
         viewer = self.chat_viewer
         if event["author_id"] in viewer.muted:
             return

@@ -36,7 +36,13 @@ from games.live.draw import frames, render
 from games.live.receive.access import viewer_seat
 from games.live.receive.chat import ChatMixin
 from games.live.store import presence
-from games.live.submit.play import Refused, action_from_client, parse_client_message, submit
+from games.live.submit.play import (
+    NotYourSeat,
+    Refused,
+    action_from_client,
+    parse_client_message,
+    submit,
+)
 from games.runtime.lograte import RateLimitedLog
 from games.services.chat import Where
 
@@ -67,9 +73,14 @@ def in_db(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
 class TableConsumer(ChatMixin):
     table_id: int
     seat: int | None
+    user_id: int | None
+    token: str | None  # the invite the connection came with (a private table)
     group: str  # a player's: where they hear the watcher count
     viewpoint: str
+    #: Every connection of this person at this table: told when their place changes.
+    place_group: str | None = None
     sent_version: int = -1
+    closed: bool = False
 
     def chat_in_db(self, fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
         return in_db(fn)
@@ -92,17 +103,34 @@ class TableConsumer(ChatMixin):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode())
         invites = query.get("invite")
-        token = invites[0] if invites else None
+        self.token = invites[0] if invites else None
         user = self.scope.get("user")
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
+        if self.user_id is not None:
+            # Joined before the seat is read: a seat change committed from now on
+            # reaches this connection (after its connect, in order).
+            self.place_group = frames.person_group(self.table_id, self.user_id)
+            await self.channel_layer.group_add(self.place_group, self.channel_name)
         # One trip to the database threads for what a join reads before it joins
         # its groups (a storm of joins must not queue moves behind it).
-        admitted = await in_db(_admit)(self.table_id, self.scope, token)
+        admitted = await in_db(_admit)(self.table_id, self.scope, self.token)
         if admitted is None:
+            await self._leave_place_group()
             await self.close(code=CLOSE_NOT_FOUND)
             return
         seat, self.language, chat = admitted
+        await self._take_place(seat)
+        await self.accept()
+        presence.live_set.open(self.channel_name, self.table_id, self.user_id, seat)
+        await self._send_first_frame()
+        # The chat beside the table (issue 25): its own groups, never in a frame.
+        self.chat_next_url = f"/tables/{self.table_id}/"
+        await self.chat_join(*chat)
+
+    async def _take_place(self, seat: int | None) -> None:
+        """Join the groups of ``seat``'s viewpoint (None: the spectators')."""
         self.seat = seat
-        self.viewpoint = frames.viewpoint_group(self.table_id, seat, self.language)
+        self.viewpoint = frames.viewpoint_group(self.table_id, seat, self.language, self.user_id)
         if seat is None:
             # Frames and the watcher count: one member per process for all its
             # spectators of the table.
@@ -111,19 +139,8 @@ class TableConsumer(ChatMixin):
             self.group = frames.watchers_group(self.table_id, self.language)
             await self.channel_layer.group_add(self.group, self.channel_name)
             await self.channel_layer.group_add(self.viewpoint, self.channel_name)
-        await self.accept()
-        user_id = user.pk if user is not None and user.is_authenticated else None
-        presence.live_set.open(self.channel_name, self.table_id, user_id, seat)
-        await self._send_first_frame()
-        # The chat beside the table (issue 25): its own groups, never in a frame.
-        self.chat_next_url = f"/tables/{self.table_id}/"
-        await self.chat_join(*chat)
 
-    async def disconnect(self, code: int) -> None:
-        if not hasattr(self, "viewpoint"):
-            return
-        presence.live_set.close(self.channel_name)
-        await self.chat_leave()
+    async def _leave_place(self) -> None:
         try:
             if self.seat is None:
                 await spectators.relay.leave(self.viewpoint, self.channel_name)
@@ -132,6 +149,62 @@ class TableConsumer(ChatMixin):
                     await self.channel_layer.group_discard(group, self.channel_name)
         except Exception:  # Redis away: the subscription dies with the connection
             log.debug("table %s: could not leave its groups", self.table_id, exc_info=True)
+
+    async def _leave_place_group(self) -> None:
+        if self.place_group is None:
+            return
+        try:
+            await self.channel_layer.group_discard(self.place_group, self.channel_name)
+        except Exception:  # Redis away: the subscription dies with the connection
+            log.debug("table %s: could not leave its person group", self.table_id, exc_info=True)
+
+    async def disconnect(self, code: int) -> None:
+        await self._leave_place_group()
+        if not hasattr(self, "viewpoint") or self.closed:
+            return
+        self.closed = True
+        presence.live_set.close(self.channel_name)
+        await self.chat_leave()
+        await self._leave_place()
+
+    async def table_seat(self, event: dict) -> None:
+        """This person's place at the table changed (a service announced it):
+        take the new one."""
+        await self._readmit()
+
+    async def _readmit(self, force: bool = False) -> None:
+        """Admit this connection again as what its user is now: moved to their
+        new seat's viewpoint or to the spectators' (with the chat rooms that
+        go with it), or closed when they may no longer view the table. The
+        connection is then sent the table from its new place (if it moved or
+        ``force``; else only if it is behind)."""
+        if self.closed or not hasattr(self, "viewpoint"):
+            return
+        try:
+            admitted = await in_db(_admit)(self.table_id, self.scope, self.token)
+        except Exception:
+            # The database is away: this connection may act for nobody meanwhile
+            # (every move checks its seat) and takes its place at the next change.
+            log.warning("table %s: could not re-admit a connection", self.table_id)
+            return
+        if admitted is None:
+            self.closed = True
+            presence.live_set.close(self.channel_name)
+            await self.chat_leave()
+            await self._leave_place()
+            await self._leave_place_group()
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        seat, _language, chat = admitted
+        moved = seat != self.seat
+        if moved:
+            await self._leave_place()
+            await self._take_place(seat)
+            presence.live_set.move(self.channel_name, seat)
+            await self.chat_leave()
+            await self.chat_join(*chat)
+            await self.chat_resend()
+        await self.send_table(force=force or moved, readmit=False)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # Refusals are worded in the viewer's language (the override is
@@ -152,7 +225,12 @@ class TableConsumer(ChatMixin):
             action, version = action_from_client(data, self.seat)
             # submit() never fails for want of telling the viewers: once the move
             # is stored it is accepted, and notify retries the frames itself.
-            stored = await in_db(submit)(self.table_id, action, version)
+            stored = await in_db(submit)(self.table_id, action, version, user_id=self.user_id)
+        except NotYourSeat as exc:
+            # This connection has not heard yet that its seat changed hands.
+            await self.send(text_data=render.error_fragment(exc.message))
+            await self._readmit(force=True)
+            return
         except Refused as exc:
             await self.send(text_data=render.error_fragment(exc.message))
             await self._show_truth()
@@ -191,7 +269,11 @@ class TableConsumer(ChatMixin):
 
     async def table_frame(self, event: dict) -> None:
         """A frame rendered once for this connection's viewpoint: forward it
-        unless this viewer already has that version or a newer one."""
+        unless this viewer already has that version or a newer one. A frame of
+        a place the connection has just left (queued before it left) is not
+        forwarded."""
+        if event.get("group", self.viewpoint) != self.viewpoint:
+            return
         if event["version"] > self.sent_version:
             self.sent_version = event["version"]
             await self.send(text_data=event["html"])
@@ -205,9 +287,10 @@ class TableConsumer(ChatMixin):
 
     async def table_resync(self, event: dict) -> None:
         """This process hears the channel layer again after an outage: frames
-        published meanwhile may have missed it, so send what is stored."""
+        published meanwhile may have missed it, and so may a change of this
+        person's seat, so take the place they have now and send what is stored."""
         try:
-            await self.send_table()
+            await self._readmit()
         except Exception:
             log.warning("table %s: could not resend the table", self.table_id)
 
@@ -229,8 +312,17 @@ class TableConsumer(ChatMixin):
         self.sent_version, html = latest
         await self.send(text_data=html)
 
-    async def send_table(self, force: bool = False) -> None:
-        version, html = await in_db(frames.frame_for)(self.table_id, self.seat, self.language)
+    async def send_table(self, force: bool = False, readmit: bool = True) -> None:
+        """Send the stored table from this connection's place. If its seat is
+        no longer its user's, take their new place first (``readmit``)."""
+        try:
+            version, html = await in_db(frames.frame_for)(
+                self.table_id, self.seat, self.language, self.user_id
+            )
+        except frames.NotHolder:
+            if readmit:
+                await self._readmit()
+            return
         if self.seat is None:
             spectators.relay.note(self.viewpoint, version, html)
         if force or version > self.sent_version:

@@ -191,6 +191,8 @@ class LiveSet:
         self._live: dict[str, Connection] = {}
         self._opened: dict[str, tuple[Connection, datetime]] = {}
         self._closed: dict[str, Connection] = {}
+        #: Written connections now speaking for another seat: their rows' seat.
+        self._reseated: dict[str, int | None] = {}
         self._recount: set[int] = set()
         self._last_beat = time.monotonic()
         self.catch_up = False  # write the heartbeat at the next flush (after an outage)
@@ -206,11 +208,29 @@ class LiveSet:
             if seat is None and table_id is not None:
                 self._recount.add(table_id)
 
+    def move(self, channel: str, seat: int | None) -> None:
+        """A live connection now speaks for ``seat`` (None: it watches): its row
+        is written again at the next flush, and the table's spectators are
+        counted again when it joins or leaves them."""
+        with self._lock:
+            old = self._live.get(channel)
+            if old is None or old.seat == seat:
+                return
+            conn = Connection(old.table_id, old.user_id, seat)
+            self._live[channel] = conn
+            if channel in self._opened:  # not written yet: written as it is now
+                self._opened[channel] = (conn, self._opened[channel][1])
+            else:
+                self._reseated[channel] = seat
+            if old.table_id is not None and None in (seat, old.seat):
+                self._recount.add(old.table_id)
+
     def close(self, channel: str) -> None:
         with self._lock:
             conn = self._live.pop(channel, None)
             if conn is None:
                 return
+            self._reseated.pop(channel, None)
             if self._opened.pop(channel, None) is None:
                 self._closed[channel] = conn  # its row exists: mark it closed
             if conn.seat is None and conn.table_id is not None:
@@ -230,17 +250,21 @@ class LiveSet:
         with self._lock:
             opened, self._opened = self._opened, {}
             closed, self._closed = self._closed, {}
+            reseated, self._reseated = self._reseated, {}
             recount, self._recount = self._recount, set()
             every = heartbeat_s() if heartbeat_every is None else heartbeat_every
             beat = self.catch_up or time.monotonic() - self._last_beat >= every
             live = list(self._live) if beat else []
         try:
-            counts = self._write(opened, closed, recount, live)
+            counts = self._write(opened, closed, reseated, recount, live)
         except BaseException:
             with self._lock:
                 for channel, pending in opened.items():
                     if channel in self._live:  # closed meanwhile: never written, nothing to do
                         self._opened.setdefault(channel, pending)
+                for channel, seat in reseated.items():
+                    if channel in self._live:
+                        self._reseated.setdefault(channel, seat)
                 for channel, conn in closed.items():
                     if channel not in self._live:
                         self._closed[channel] = conn
@@ -256,6 +280,7 @@ class LiveSet:
         self,
         opened: dict[str, tuple[Connection, datetime]],
         closed: dict[str, Connection],
+        reseated: dict[str, int | None],
         recount: set[int],
         live: list[str],
     ) -> dict[int, int]:
@@ -285,6 +310,8 @@ class LiveSet:
                     "closed_at",
                 ],
             )
+        for channel, seat in reseated.items():  # rare: a seat changed hands
+            Presence.objects.filter(channel_name=channel).update(seat_index=seat)
         for chunk in _chunks(list(closed)):
             Presence.objects.filter(channel_name__in=chunk).update(closed_at=now)
         left_seats = {

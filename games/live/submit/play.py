@@ -46,6 +46,11 @@ class Refused(Exception):
         self.message = message
 
 
+class NotYourSeat(Refused):
+    """A person's move for a seat that is not theirs at that moment: their
+    socket has not yet heard that the seat changed hands."""
+
+
 @dataclass(frozen=True)
 class Live:
     """A playing table's current deal, rebuilt from its stored actions."""
@@ -139,10 +144,19 @@ def action_from_client(data: dict[str, Any], seat: int) -> tuple[Action, int]:
 
 
 def submit(
-    table_id: int, action: Action, version: int, *, by_server: bool = False, stand_in: bool = False
+    table_id: int,
+    action: Action,
+    version: int,
+    *,
+    user_id: int | None = None,
+    by_server: bool = False,
+    stand_in: bool = False,
 ) -> int:
     """Apply ``action`` to the table's current deal if ``version`` is current.
 
+    A person's move names the person making it (``user_id``, the socket's user):
+    it is applied only while the action's seat is theirs, checked here under the
+    table's lock on every move, whatever the caller believes about the seat.
     ``by_server`` marks a move the server makes itself (a bot seat, or a timed-out
     or absent player's turn); the caller has checked the seat is its to play.
     ``stand_in``: the server plays for a person whose clock ran out or who is
@@ -168,7 +182,9 @@ def submit(
             mover = by_index.get(action.seat)
             if mover is not None and mover.bot_level is not None:
                 raise Refused(_("A bot plays that seat."))
-            if mover is not None and mover.left_at is not None:
+            if mover is None or user_id is None or mover.user_id != user_id:
+                raise NotYourSeat(_("This seat is no longer yours."))
+            if mover.left_at is not None:
                 raise Refused(_("You have left this seat; return to it to play."))
         mover = by_index.get(action.seat)
         if mover is not None and mover.user_id is not None and mover.left_at is None:
