@@ -17,7 +17,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from games.forms import LobbyFilterForm
 from games.models import BotLevel, Match, ScoreRow, Seat, Table
-from games.services import ServiceError
+from games.services import ServiceError, pools
 from games.services import tables as table_services
 from games.views import play_now
 from games.views.requests import HtmxRequest
@@ -122,4 +122,6 @@ def play_bots(request: HttpRequest, variant: str) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("lobby")
+    # Playing now: no longer looking for a game (the pools skip a seated person).
+    pools.leave(request.user)
     return redirect(table.get_absolute_url())
