@@ -6,79 +6,180 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0017_analysis_match_requests'),
+        ("games", "0017_analysis_match_requests"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='rating',
-            name='shown',
-            field=models.IntegerField(default=1500, verbose_name='rating'),
+            model_name="rating",
+            name="shown",
+            field=models.IntegerField(default=1500, verbose_name="rating"),
         ),
         migrations.CreateModel(
-            name='PoolWait',
+            name="PoolWait",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('variant', models.CharField(choices=[('belote', 'Belote'), ('open_blot', 'Open Blot')], max_length=20, verbose_name='variant')),
-                ('format', models.CharField(max_length=20, verbose_name='format')),
-                ('rated', models.BooleanField(default=False, verbose_name='rated')),
-                ('waited_s', models.FloatField(verbose_name='seconds waited')),
-                ('at', models.DateTimeField(verbose_name='paired')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "variant",
+                    models.CharField(
+                        choices=[("belote", "Belote"), ("open_blot", "Open Blot")],
+                        max_length=20,
+                        verbose_name="variant",
+                    ),
+                ),
+                ("format", models.CharField(max_length=20, verbose_name="format")),
+                ("rated", models.BooleanField(default=False, verbose_name="rated")),
+                ("waited_s", models.FloatField(verbose_name="seconds waited")),
+                ("at", models.DateTimeField(verbose_name="paired")),
             ],
             options={
-                'verbose_name': 'pool wait',
-                'verbose_name_plural': 'pool waits',
-                'indexes': [models.Index(fields=['variant', 'format', 'rated', '-at'], name='games_poolw_variant_659384_idx')],
+                "verbose_name": "pool wait",
+                "verbose_name_plural": "pool waits",
+                "indexes": [
+                    models.Index(
+                        fields=["variant", "format", "rated", "-at"],
+                        name="games_poolw_variant_659384_idx",
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='UnratedMatch',
+            name="UnratedMatch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.CharField(choices=[('stand-ins', 'both sides left it to stand-ins'), ('early', 'it ended before enough cards were played'), ('repeated', 'these opponents had met in enough rated matches that day')], max_length=10, verbose_name='reason')),
-                ('at', models.DateTimeField(verbose_name='when')),
-                ('match', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='unrated', to='games.match', verbose_name='match')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "reason",
+                    models.CharField(
+                        choices=[
+                            ("stand-ins", "both sides left it to stand-ins"),
+                            ("early", "it ended before enough cards were played"),
+                            (
+                                "repeated",
+                                "these opponents had met in enough rated matches that day",
+                            ),
+                        ],
+                        max_length=10,
+                        verbose_name="reason",
+                    ),
+                ),
+                ("at", models.DateTimeField(verbose_name="when")),
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="unrated",
+                        to="games.match",
+                        verbose_name="match",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'unrated match',
-                'verbose_name_plural': 'unrated matches',
+                "verbose_name": "unrated match",
+                "verbose_name_plural": "unrated matches",
             },
         ),
         migrations.CreateModel(
-            name='AccessMark',
+            name="AccessMark",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('address', 'address'), ('device', 'browser')], max_length=10, verbose_name='kind')),
-                ('digest', models.CharField(max_length=64, verbose_name='digest')),
-                ('first_seen', models.DateTimeField(verbose_name='first seen')),
-                ('last_seen', models.DateTimeField(verbose_name='last seen')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='access_marks', to=settings.AUTH_USER_MODEL, verbose_name='player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("address", "address"), ("device", "browser")],
+                        max_length=10,
+                        verbose_name="kind",
+                    ),
+                ),
+                ("digest", models.CharField(max_length=64, verbose_name="digest")),
+                ("first_seen", models.DateTimeField(verbose_name="first seen")),
+                ("last_seen", models.DateTimeField(verbose_name="last seen")),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="access_marks",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'access mark',
-                'verbose_name_plural': 'access marks',
-                'indexes': [models.Index(fields=['kind', 'digest'], name='games_acces_kind_62bd73_idx')],
-                'constraints': [models.UniqueConstraint(fields=('user', 'kind', 'digest'), name='access_mark_once')],
+                "verbose_name": "access mark",
+                "verbose_name_plural": "access marks",
+                "indexes": [
+                    models.Index(fields=["kind", "digest"], name="games_acces_kind_62bd73_idx")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("user", "kind", "digest"), name="access_mark_once"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='FairPlaySignal',
+            name="FairPlaySignal",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('shared-address', 'opponents logged in from one address'), ('shared-device', 'opponents used one browser'), ('early', 'rated match ended before enough cards were played'), ('repeated', "opponents past the day's rated meetings")], max_length=20, verbose_name='kind')),
-                ('at', models.DateTimeField(verbose_name='when')),
-                ('reviewed', models.BooleanField(default=False, verbose_name='reviewed')),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='fair_play_signals', to='games.match', verbose_name='match')),
-                ('people', models.ManyToManyField(related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='people')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("shared-address", "opponents logged in from one address"),
+                            ("shared-device", "opponents used one browser"),
+                            ("early", "rated match ended before enough cards were played"),
+                            ("repeated", "opponents past the day's rated meetings"),
+                        ],
+                        max_length=20,
+                        verbose_name="kind",
+                    ),
+                ),
+                ("at", models.DateTimeField(verbose_name="when")),
+                ("reviewed", models.BooleanField(default=False, verbose_name="reviewed")),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="fair_play_signals",
+                        to="games.match",
+                        verbose_name="match",
+                    ),
+                ),
+                (
+                    "people",
+                    models.ManyToManyField(
+                        related_name="+", to=settings.AUTH_USER_MODEL, verbose_name="people"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'fair-play signal',
-                'verbose_name_plural': 'fair-play signals',
-                'ordering': ['-at', '-id'],
-                'constraints': [models.UniqueConstraint(fields=('match', 'kind'), name='fair_play_signal_once')],
+                "verbose_name": "fair-play signal",
+                "verbose_name_plural": "fair-play signals",
+                "ordering": ["-at", "-id"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("match", "kind"), name="fair_play_signal_once")
+                ],
             },
         ),
     ]

@@ -15,7 +15,7 @@ from games.live.draw.chat import table_panel
 from games.live.draw.render import live_socket_url, render_table
 from games.models import Table, Variant
 from games.ratelimit import client_address
-from games.services import ServiceError, seating
+from games.services import ServiceError, ratings, seating
 from games.services import tables as table_services
 from games.views.requests import HtmxRequest, SignedInRequest
 
@@ -58,6 +58,10 @@ def _table_page(request: HtmxRequest, table: Table, token: str | None) -> HttpRe
     user = request.user
     my_seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     match = table.current_match()
+    if match is None:  # the waiting room: each person's rating beside their name
+        shown = ratings.labels((s.user_id, table.variant) for s in seats if s.user_id)
+        for s in seats:
+            s.rating_label = shown.get((s.user_id, table.variant))  # type: ignore[attr-defined]
     context = {
         "table": table,
         "seats": seats,

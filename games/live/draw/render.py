@@ -42,10 +42,11 @@ from games.labels import (
     kind_label,
     suit_color,
     trump_label,
+    unrated_label,
 )
 from games.live.draw import drawing, match_actions
 from games.models import Deal, Match, MatchEvent, RatingChange, Table
-from games.services import turnclock
+from games.services import fairplay, ratings, turnclock
 from games.services.matches import result_pause
 
 _ = drawing.text  # gettext, once per message while a move's frames are drawn
@@ -209,6 +210,11 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     )
     names = {p.index: p.shown_name for p in participants}  # bots named in the reader's language
     bots = {p.index for p in participants if p.bot_level}
+    # Each person's rating beside their name, read once for every viewpoint (and
+    # once per deal per process while the match runs: games.live.store.history).
+    seat_ratings: dict[int, str] = _once(
+        "seat_ratings", lambda: seat_rating_labels(match.variant, participants)
+    )
     # Finished deals' action logs are never drawn: only the shown deal's log is
     # read (one deferred load), so a frame costs the same at deal 1 and deal 40.
     deals = _once("deals", lambda: list(match.deals.order_by("number").defer("actions")))
@@ -229,6 +235,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         rating_changes=_once("rating_changes", lambda: _rating_changes(match))
         if match_over and match.rated
         else [],
+        unrated=_once("unrated", lambda: _unrated(match)) if match_over and match.rated else None,
         last_result=_result_view(finished[-1], names, table.variant) if finished else None,
         score=_match_score(table, seat, side_names, rows),
     )
@@ -272,6 +279,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         view: dict[str, Any] = {
             "index": s,
             "name": names.get(s, "?"),
+            "rating": seat_ratings.get(s),
             "position": position,
             "is_me": s == seat,
             "is_turn": s == obs.to_act,
@@ -669,6 +677,24 @@ def _result_view(deal: Deal, names: dict[int, str], variant: str) -> dict[str, A
     }
 
 
+def seat_rating_labels(variant: str, participants: list[Any]) -> dict[int, str]:
+    """Each person's rating as shown beside their seat (``1500?``), by seat."""
+    people = {p.index: p.user_id for p in participants if p.user_id is not None}
+    shown = ratings.labels((user, variant) for user in people.values())
+    return {index: shown[(user, variant)] for index, user in people.items()}
+
+
+def _unrated(match: Match) -> dict[str, str] | None:
+    """Why a finished rated match moved no rating, if it moved none."""
+    found = ratings.unrated_of(match)
+    if found is None:
+        return None
+    return {
+        "reason": found.reason,
+        "sentence": unrated_label(found.reason, fairplay.DAILY_MEETINGS),
+    }
+
+
 def _rating_changes(match: Match) -> list[dict[str, Any]]:
     """Each person's rating change at the end of a rated match (read once per
     match end, shared by every viewpoint)."""
@@ -677,8 +703,7 @@ def _rating_changes(match: Match) -> list[dict[str, Any]]:
         {
             "username": c.user.get_username(),
             "delta": c.delta,
-            "after": c.shown_after,
-            "provisional": c.provisional,
+            "after": c.label_after,
             "index": c.index,
         }
         for c in changes
