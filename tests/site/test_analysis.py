@@ -189,8 +189,14 @@ def test_numbers_in_the_hooks_and_the_graph_are_never_localized(belote_match, al
         assert "," not in value and float(value) in step["honest"].values()
     svg = re.search(r"<svg.*?</svg>", html, re.S)
     assert svg is not None
-    coordinates = re.findall(r'(?:x1|y1|x2|y2|viewBox)="([^"]*)"', svg.group(0))
-    assert len(coordinates) == 9 and not any("," in c for c in coordinates)
+    coordinates = re.findall(
+        r'\s(?:x|y|x1|y1|x2|y2|cx|cy|r|width|height)="([^"]*)"', svg.group(0)
+    )
+    assert len(coordinates) > 20
+    for c in coordinates:
+        if c != "100%":  # the drawing's own width
+            float(c)  # a plain number: no decimal comma, no spaces
+    assert re.search(r'viewBox="0 0 \d+ \d+"', svg.group(0))
 
 
 def test_the_par_table_is_stored_and_shown(belote_match, alice):

@@ -14,7 +14,6 @@ from django.utils import timezone
 from games.models import (
     AccessMark,
     FairPlaySignal,
-    MatchEvent,
     Presence,
     Rating,
     RatingChange,

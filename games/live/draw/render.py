@@ -9,7 +9,7 @@ reach another seat's hidden cards.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from datetime import timedelta
 from typing import Any
@@ -87,6 +87,11 @@ def _hand_key(trump: int | None):
         return HAND_SUIT_ORDER.index(c >> 3), -strength
 
     return key
+
+
+def sorted_hand(cards: Iterable[Card], trump: int | None) -> list[Card]:
+    """A hand in the table's order: alternate colours, strongest first."""
+    return sorted(cards, key=_hand_key(trump))
 
 
 def _if(condition: bool, version: int) -> int | None:
@@ -315,7 +320,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     seats.sort(key=lambda v: v["position"])
     hand = [
         card_view(c, _if(c in legal_cards, version))
-        for c in sorted(obs.hand, key=_hand_key(obs.trump))
+        for c in sorted_hand(obs.hand, obs.trump)
     ]
     playing_my_turn = (
         seat is not None and obs.to_act == seat and obs.phase == "play" and seat not in left
