@@ -412,7 +412,9 @@ def test_a_mark_says_when_the_card_was_best_with_all_cards_known(belote_match, a
     ]
     stored(deal, steps, [[first, 94], [second, 60]])
     html = Client().get(replay(deal, first)).content.decode()
-    mark = re.search(r'<p class="analysis-mark inaccuracy" data-mark="inaccuracy">(.*?)</p>', html, re.S)
+    mark = re.search(
+        r'<p class="analysis-mark inaccuracy" data-mark="inaccuracy">(.*?)</p>', html, re.S
+    )
     line = " ".join(mark.group(1).split())
     assert line.startswith("An inaccuracy (?!). From what ")
     assert "it cost 12 card points against the best choice." in line
