@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -55,7 +56,7 @@ class PlayNowForm(forms.Form):
         self.fields["variant"].widget.attrs["data-format-defaults"] = format_defaults()
 
     @staticmethod
-    def remembered(data: dict[str, object]) -> dict[str, object]:
+    def remembered(data: Mapping[str, object]) -> dict[str, object]:
         """What the lobby keeps of a submitted form to show it again (a refusal
         included): the known choices only, the rest as the defaults."""
         kept: dict[str, object] = {}

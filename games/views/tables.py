@@ -59,9 +59,11 @@ def _table_page(request: HtmxRequest, table: Table, token: str | None) -> HttpRe
     my_seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     match = table.current_match()
     if match is None:  # the waiting room: each person's rating beside their name
-        shown = ratings.labels((s.user_id, table.variant) for s in seats if s.user_id)
+        people = [s.user_id for s in seats if s.user_id is not None]
+        shown = ratings.labels((user, table.variant) for user in people)
         for s in seats:
-            s.rating_label = shown.get((s.user_id, table.variant))  # type: ignore[attr-defined]
+            label = None if s.user_id is None else shown[(s.user_id, table.variant)]
+            s.rating_label = label  # type: ignore[attr-defined]
     context = {
         "table": table,
         "seats": seats,
