@@ -23,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef
+from django.db.models import Exists, F, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from engine import ratings as maths
@@ -288,6 +289,29 @@ def unrated_of(match: Match) -> UnratedMatch | None:
     if not match.rated:
         return None
     return UnratedMatch.objects.filter(match=match).first()
+
+
+def with_ratings(rows: QuerySet[Any], variant: str, user: str = "user") -> QuerySet[Any]:
+    """``rows`` (each naming a person by ``user``) with that person's shown rating
+    in ``variant`` and their rated matches, read in the same query
+    (``rating_shown``, ``rating_matches``; ``None`` for someone never rated):
+    pages that draw many people read no more queries for their ratings."""
+    theirs = Rating.objects.filter(user=OuterRef(user), variant=variant)
+    return rows.annotate(
+        rating_shown=Subquery(theirs.values("shown")[:1]),
+        rating_matches=Subquery(theirs.values("matches")[:1]),
+    )
+
+
+def label_of(row: Any) -> str | None:
+    """The rating of a row read by :func:`with_ratings` as pages write it
+    (``1500?`` for someone never rated); ``None`` for a row without a person."""
+    if getattr(row, "user_id", None) is None:
+        return None
+    shown_as = getattr(row, "rating_shown", None)
+    if shown_as is None:
+        return Rating().label
+    return maths.label(shown_as, maths.is_provisional(row.rating_matches or 0))
 
 
 def labels(people: Iterable[tuple[int, str]]) -> dict[tuple[int, str], str]:

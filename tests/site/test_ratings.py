@@ -315,3 +315,5 @@ def test_a_new_players_number_agrees_on_every_page(make_table, alice, bob):
     assert f"(now {change.shown_after}?)" in match_page  # still provisional: the "?" too
     table_page = client_for(alice).get(table.get_absolute_url()).content.decode()
     assert f"now {change.shown_after}?" in table_page
+    # The seat shows the rating the match's end has just moved, "?" and all.
+    assert f'data-seat-rating="{change.label_after}"' in table_page

@@ -191,10 +191,8 @@ def _known_shared(known: Known) -> dict[str, Any]:
         "deals": [*past.finished, known.deal if closed is None else closed.deal],
         "rows": past.rows if closed is None else [*past.rows, closed],
         "engine": known.engine,
+        "seat_ratings": past.seat_ratings,
     }
-    if closed is None or closed.match.status != Match.Status.FINISHED:
-        # A rating moves only when a rated match ends: this one's end reads them anew.
-        loaded["seat_ratings"] = past.seat_ratings
     return loaded
 
 

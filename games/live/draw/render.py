@@ -179,7 +179,10 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     if match is None:
         context["match_actions"] = match_actions.view(table, match, seat, seats=seat_rows)
         return context
-    participants = _once("participants", lambda: list(match.participants.all()))
+    participants = _once(
+        "participants",
+        lambda: list(ratings.with_ratings(match.participants.all(), match.variant)),
+    )
     match_over = match.status == Match.Status.FINISHED
     # Who resigned: read only when someone may have (a resigned seat stays a
     # left one, to the match's end and after), so an ordinary move's frame costs
@@ -215,10 +218,10 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     )
     names = {p.index: p.shown_name for p in participants}  # bots named in the reader's language
     bots = {p.index for p in participants if p.bot_level}
-    # Each person's rating beside their name, read once for every viewpoint (and
-    # once per deal per process while the match runs: games.live.store.history).
+    # Each person's rating beside their name: read with the participants, once for
+    # every viewpoint (and once per deal per process: games.live.store.history).
     seat_ratings: dict[int, str] = _once(
-        "seat_ratings", lambda: seat_rating_labels(match.variant, participants)
+        "seat_ratings", lambda: seat_rating_labels(participants)
     )
     # Finished deals' action logs are never drawn: only the shown deal's log is
     # read (one deferred load), so a frame costs the same at deal 1 and deal 40.
@@ -230,6 +233,13 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     base = seat if seat is not None else 0
     side_names = _side_names(table.variant, names)
     rows = _once("rows", lambda: list(match.score_rows.order_by("number")))
+    changes = (
+        _once("rating_changes", lambda: _rating_changes(match))
+        if match_over and match.rated
+        else []
+    )
+    if changes:  # the ratings this match's end has just moved
+        seat_ratings = {**seat_ratings, **{c["index"]: c["after"] for c in changes}}
     context.update(
         resigned_names=", ".join(names.get(i, "?") for i in sorted(resigned)),
         names=names,
@@ -237,9 +247,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         rows=rows,
         match_over=match_over,
         winner_name=None if match.winner is None else side_names[match.winner],
-        rating_changes=_once("rating_changes", lambda: _rating_changes(match))
-        if match_over and match.rated
-        else [],
+        rating_changes=changes,
         unrated=_once("unrated", lambda: _unrated(match)) if match_over and match.rated else None,
         last_result=_result_view(finished[-1], names, table.variant) if finished else None,
         score=_match_score(table, seat, side_names, rows),
@@ -682,11 +690,10 @@ def _result_view(deal: Deal, names: dict[int, str], variant: str) -> dict[str, A
     }
 
 
-def seat_rating_labels(variant: str, participants: list[Any]) -> dict[int, str]:
-    """Each person's rating as shown beside their seat (``1500?``), by seat."""
-    people = {p.index: p.user_id for p in participants if p.user_id is not None}
-    shown = ratings.labels((user, variant) for user in people.values())
-    return {index: shown[(user, variant)] for index, user in people.items()}
+def seat_rating_labels(participants: list[Any]) -> dict[int, str]:
+    """Each person's rating as shown beside their seat (``1500?``), by seat, from
+    participants read with their ratings (``ratings.with_ratings``)."""
+    return {p.index: label for p in participants if (label := ratings.label_of(p))}
 
 
 def _unrated(match: Match) -> dict[str, str] | None:

@@ -5,7 +5,9 @@ one's result), its score rows and each person's rating. None of them changes
 while a deal is being played: participants are written once when the match
 starts, a finished deal, with its score row, is only ever added when the open
 deal finishes — which opens a new deal (or ends the match), so a new key — and
-a rating moves when a rated match ends (this one's end is drawn afresh). Keyed
+a rating moves only when a rated match ends (this one's end shows the new
+ratings from its rating changes, read then anyway). Participants are read with
+their ratings in one query. Keyed
 by the open deal, they are read once per deal per process instead of on every
 move.
 """
@@ -49,12 +51,12 @@ class HistoryCache:
             if kept is not None:
                 self._kept.move_to_end(key)
                 return kept
-        participants = list(match.participants.all())
-        people = {p.index: p.user_id for p in participants if p.user_id is not None}
-        shown = ratings.labels((user, match.variant) for user in people.values())
+        participants = list(ratings.with_ratings(match.participants.all(), match.variant))
         kept = History(
             participants=participants,
-            seat_ratings={i: shown[(user, match.variant)] for i, user in people.items()},
+            seat_ratings={
+                p.index: label for p in participants if (label := ratings.label_of(p))
+            },
             finished=list(
                 match.deals.filter(status=Deal.Status.FINISHED, number__lt=deal.number)
                 .order_by("number")
