@@ -300,7 +300,8 @@ def test_two_people_far_apart_are_told_why_they_wait_and_when_they_meet(alice, b
     join(bob, rated=True)
     assert pools.pair_waiting() == 0
     joined = PoolEntry.objects.get(user=bob).joined_at
-    state = pools.status(alice, now=joined)  # at the moment the second one joined
+    PoolEntry.objects.update(joined_at=joined)  # as if both had just joined
+    state = pools.status(alice, now=joined)
     assert (state.window, state.window_low, state.window_high) == (100, 715, 915)
     assert state.outlook.in_pool == 1 and state.outlook.in_window == 0
     assert state.meet_in_s == 20  # (399 - 100) / 15 = 19.9 s
