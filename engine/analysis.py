@@ -6,9 +6,17 @@ For a step of a finished deal, the seat's observation is rebuilt
 bot's own sampler (:class:`engine.ai.sample.Sampler`, imported, not copied), and
 each legal action is applied on every sample and played out by the normal bot's
 policy (bids: the rest of the bidding by the normal bot's rules, as the Hard bot
-does). An action's honest value is the mean of the acting side's **deal points**
-at the end (contract scoring included). The loss of the chosen action is the best
-value minus its own; marks and accuracy follow from the loss (thresholds below).
+does). An action's honest value is the mean, at the end of the deal, of the
+acting side's
+
+- **card points** for a card (what it has won so far and the last trick's 10
+  included): the unit of the exact values with all cards known
+  (:func:`engine.solver.solve.card_values`), so a card's two values compare;
+- **deal points** for a bid (contract scoring included): a failed contract
+  scores nothing whatever its tricks held, and only deal points say so.
+
+The loss of the chosen action is the best value minus its own; marks and
+accuracy follow from the loss (thresholds below).
 
 Declarations (Open Blot) are not valued: declaring never costs anything and every
 bot declares all it can.
@@ -30,8 +38,8 @@ from engine.record import DealRecord, deal_from
 
 #: Samples per decision: the same seed gives the same values.
 SAMPLES = 200
-#: Marks on the loss of the chosen action, in deal points (a Belote deal is worth
-#: 162 card points plus bonuses; a trick's worth is typically 15-30).
+#: Marks on the loss of the chosen action, in its unit (a deal holds 162 card
+#: points; a trick's worth is typically 15-30).
 INACCURACY, MISTAKE, BLUNDER = 10, 25, 50
 #: A decision's accuracy is 100 % with no loss and falls linearly to 0 at this loss
 #: (half of a deal's card points): 100 * max(0, 1 - loss / ACCURACY_SCALE).
@@ -85,9 +93,14 @@ def action_key(action: Action) -> str:
     return action.type
 
 
+#: The unit of each phase's honest values.
+BID_UNIT, PLAY_UNIT = "deal points", "card points"
+
+
 def honest_values(deal: Deal, rng: random.Random, samples: int = SAMPLES) -> dict[str, float]:
-    """Each legal action's expected final deal points for the side to act, from
-    what the seat to act sees in ``deal`` (nothing else is read from it)."""
+    """Each legal action's expected value for the side to act at the end of the
+    deal (bids: deal points; cards: card points), from what the seat to act sees
+    in ``deal`` (nothing else is read from it)."""
     seat = deal.to_act
     assert seat is not None
     obs = observe(deal, seat)
@@ -114,7 +127,7 @@ def honest_values(deal: Deal, rng: random.Random, samples: int = SAMPLES) -> dic
                 child = base.copy()
                 child.play(a.card)  # type: ignore[arg-type]
                 child.playout()
-                totals[action_key(a)] += child.deal_points()[side]
+                totals[action_key(a)] += child.points[side]
     return {k: v / samples for k, v in totals.items()}
 
 
@@ -134,4 +147,13 @@ def honest_steps(
         deal.apply(action)
 
 
-__all__ = ["HonestStep", "accuracy", "action_key", "honest_steps", "honest_values", "mark"]
+__all__ = [
+    "BID_UNIT",
+    "PLAY_UNIT",
+    "HonestStep",
+    "accuracy",
+    "action_key",
+    "honest_steps",
+    "honest_values",
+    "mark",
+]

@@ -2,13 +2,14 @@
 
 One skill estimate (``mu``, ``sigma``) per player per variant. A rated match is
 two sides (one person each in Open Blot, two in Belote) and a winner; openskill
-rates 1-vs-1 and 2-vs-2 alike. The number shown is a conservative estimate,
-``mu - 2 sigma``, so it rises as the estimate firms up; it is marked provisional
-("?") for a player's first :data:`PROVISIONAL_MATCHES` rated matches.
+rates 1-vs-1 and 2-vs-2 alike. The number shown is the skill estimate ``mu``
+itself, rounded, marked provisional ("?", :func:`label`) for a player's first
+:data:`PROVISIONAL_MATCHES` rated matches, while ``sigma`` is still wide.
 
-The scale is anchored on the bots: a new player's ``mu`` is the Normal bot's
-published rating (:data:`BOT_RATINGS`, measured in the arena), so "1500" means
-"about as strong as the Normal bot". Bots never play rated matches: their
+One scale for people and bots: a new player's ``mu`` is the Normal bot's
+published rating (:data:`BOT_RATINGS`, measured in the arena), so a new player
+is shown "1500?", level with the Normal bot, and a person shown 1600 is expected
+to beat the Normal bot more often than not. Bots never play rated matches: their
 numbers are fixed and published, not updated.
 """
 
@@ -19,15 +20,13 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-#: A new player's skill estimate and its uncertainty (openskill's own ratio of
-#: mu to sigma, 3:1, would make a newcomer's shown number 0 at 25; this scale
-#: keeps the familiar 1500 with a wide start).
+#: A new player's skill estimate and its uncertainty (openskill's own scale
+#: starts at 25; this one keeps the familiar 1500, the Normal bot's, with a wide
+#: start so the first matches move it quickly).
 MU0 = 1500.0
 SIGMA0 = 250.0
 #: Rated matches before the shown number loses its "?".
 PROVISIONAL_MATCHES = 10
-#: How many sigmas below mu the shown, conservative number is.
-CONSERVATIVE_SIGMAS = 2.0
 
 #: The arena's measured match win rates (docs/performance.md "Bots": 400
 #: duplicate deals, seed 1, the default budget) of the stronger level against
@@ -49,16 +48,22 @@ class Skill:
 
     @property
     def shown(self) -> int:
-        """The one number a person sees: a conservative estimate."""
-        return shown(self.mu, self.sigma)
+        """The one number a person sees."""
+        return shown(self.mu)
 
 
-def shown(mu: float, sigma: float) -> int:
-    return round(mu - CONSERVATIVE_SIGMAS * sigma)
+def shown(mu: float) -> int:
+    """The number shown for a skill estimate: ``mu``, on the bots' scale."""
+    return round(mu)
 
 
 def is_provisional(matches: int) -> bool:
     return matches < PROVISIONAL_MATCHES
+
+
+def label(rating: int, provisional: bool) -> str:
+    """A rating as every page writes it: ``1500?`` while provisional, else ``1500``."""
+    return f"{rating}?" if provisional else str(rating)
 
 
 def rate(sides: Sequence[Sequence[Skill]], winner: int) -> list[list[Skill]]:

@@ -23,6 +23,7 @@ from games.models import (
     ChatSilence,
     Deal,
     Entrant,
+    FairPlaySignal,
     Match,
     MatchEvent,
     Pairing,
@@ -37,6 +38,7 @@ from games.models import (
     Seat,
     Table,
     Tournament,
+    UnratedMatch,
 )
 from games.services import ServiceError
 from games.services import chat as chat_services
@@ -497,3 +499,37 @@ class PoolEntryAdmin(_ReadOnly):
     ]  # fmt: skip
     list_filter = ["variant", "rated"]
     search_fields = ["user__username"]
+
+
+@admin.register(UnratedMatch)
+class UnratedMatchAdmin(_ReadOnly):
+    """Rated matches that moved no rating, and why (docs/DECISIONS.md P-20, P-21)."""
+
+    list_display = ["match", "reason", "at"]
+    list_filter = ["reason"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(FairPlaySignal)
+class FairPlaySignalAdmin(admin.ModelAdmin):
+    """What staff should look at around rated matches: opponents who share an
+    address or a browser, matches ended too early, opponents past the day's
+    rated meetings. Staff tick "reviewed" once they have looked."""
+
+    list_display = ["at", "kind", "match", "who", "reviewed"]
+    list_filter = ["kind", "reviewed"]
+    list_editable = ["reviewed"]
+    search_fields = ["people__username"]
+    readonly_fields = ["kind", "match", "people", "at"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[FairPlaySignal]:
+        return super().get_queryset(request).prefetch_related("people")
+
+    @admin.display(description=_("people"))
+    def who(self, signal: FairPlaySignal) -> str:
+        return ", ".join(sorted(u.get_username() for u in signal.people.all()))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

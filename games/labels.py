@@ -141,3 +141,20 @@ BUILT_IN_RULE_SETS = {
 def rule_set_label(name: str) -> str:
     return str(BUILT_IN_RULE_SETS.get(name, name))
 
+
+
+def unrated_label(reason: str, meetings: int) -> str:
+    """Why a rated match moved no rating, in a sentence (the reasons of
+    ``games.models.UnratedMatch``; ``meetings``: the day's rated meetings that
+    count between two opponents)."""
+    if reason == "stand-ins":
+        return _("This match was not rated: both sides left it to stand-ins.")
+    if reason == "early":
+        return _("This match was not rated: it ended before half a deal was played.")
+    return ngettext(
+        "This match was not rated: these opponents had already played %(count)s rated "
+        "match against each other in the last 24 hours.",
+        "This match was not rated: these opponents had already played %(count)s rated "
+        "matches against each other in the last 24 hours.",
+        meetings,
+    ) % {"count": meetings}

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -15,6 +18,13 @@ def _formats() -> list[tuple[str, str]]:
     # Every format of either variant, Belote's (which has them all) in order; the
     # service refuses one the chosen variant does not offer.
     return [(str(f), format_label(f)) for f in MatchFormat.choices(BELOTE)]
+
+
+def format_defaults() -> str:
+    """Each variant's usual format (``MatchFormat.default``: the one default for
+    bots, Play now and challenges), as the variant select's
+    ``data-format-defaults`` (static/js/blot.js switches the format with it)."""
+    return json.dumps({v: str(MatchFormat.default(v)) for v in Variant.values}, sort_keys=True)
 
 
 class PlayNowForm(forms.Form):
@@ -35,3 +45,28 @@ class PlayNowForm(forms.Form):
         max_length=150,
         help_text=_("A friend's username: you play as partners once they join naming you."),
     )
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        variant = str(self.initial.get("variant") or BELOTE)
+        if variant not in Variant.values:
+            variant = BELOTE
+        self.fields["variant"].initial = variant
+        self.fields["format"].initial = str(MatchFormat.default(variant))
+        self.fields["variant"].widget.attrs["data-format-defaults"] = format_defaults()
+
+    @staticmethod
+    def remembered(data: Mapping[str, object]) -> dict[str, object]:
+        """What the lobby keeps of a submitted form to show it again (a refusal
+        included): the known choices only, the rest as the defaults."""
+        kept: dict[str, object] = {}
+        variant = str(data.get("variant") or "")
+        if variant in Variant.values:
+            kept["variant"] = variant
+        fmt = str(data.get("format") or "")
+        if fmt in {value for value, _label in _formats()}:
+            kept["format"] = fmt
+        kept["rated"] = str(data.get("rated") or "") in ("1", "on", "True", "true")
+        kept["bots"] = str(data.get("bots") or "") in ("1", "on", "True", "true")
+        kept["partner"] = str(data.get("partner") or "")[:150]
+        return kept

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.match import MatchFormat
 from engine.rules import BELOTE
+from games.forms.pools import format_defaults
 from games.labels import format_label
 from games.models import Variant
 from games.services import ServiceError
@@ -38,6 +39,7 @@ class ChallengeForm(forms.Form):
         assert isinstance(fmt, forms.ChoiceField)
         fmt.choices = _format_choices()
         fmt.initial = str(MatchFormat.default(BELOTE))
+        self.fields["variant"].widget.attrs["data-format-defaults"] = format_defaults()
         self.fields["rated"].widget.attrs["value"] = "1"
 
     def clean(self) -> dict[str, object]:

@@ -12,9 +12,15 @@ from games.models.chat import (
 )
 from games.models.matches import Deal, Match, Participant, ScoreRow
 from games.models.players import Player
-from games.models.pools import PoolEntry
+from games.models.pools import PoolEntry, PoolWait
 from games.models.presence import Presence
-from games.models.ratings import Rating, RatingChange
+from games.models.ratings import (
+    AccessMark,
+    FairPlaySignal,
+    Rating,
+    RatingChange,
+    UnratedMatch,
+)
 from games.models.rulesets import RuleSetConfig
 from games.models.seating import MatchEvent, Rematch
 from games.models.social import Challenge, Follow
@@ -22,6 +28,7 @@ from games.models.tables import BotLevel, Seat, Table, Variant
 from games.models.tournaments import Entrant, Kind, Pairing, Tournament, TournamentRound
 
 __all__ = [
+    "AccessMark",
     "BotLevel",
     "Challenge",
     "ChatMessage",
@@ -32,6 +39,7 @@ __all__ = [
     "Deal",
     "DealAnalysis",
     "Entrant",
+    "FairPlaySignal",
     "Follow",
     "Kind",
     "Match",
@@ -41,6 +49,7 @@ __all__ = [
     "Phrase",
     "Player",
     "PoolEntry",
+    "PoolWait",
     "Presence",
     "Rating",
     "RatingChange",
@@ -52,5 +61,6 @@ __all__ = [
     "Table",
     "Tournament",
     "TournamentRound",
+    "UnratedMatch",
     "Variant",
 ]

@@ -57,3 +57,22 @@ class PoolEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.variant} {self.format} {'rated' if self.rated else 'casual'}"
+
+
+class PoolWait(models.Model):
+    """How long one person waited in a pool before the pass seated them: the
+    status tells people in that pool the usual wait (recent ones only)."""
+
+    variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
+    format = models.CharField(_("format"), max_length=20)
+    rated = models.BooleanField(_("rated"), default=False)
+    waited_s = models.FloatField(_("seconds waited"))
+    at = models.DateTimeField(_("paired"))
+
+    class Meta:
+        verbose_name = _("pool wait")
+        verbose_name_plural = _("pool waits")
+        indexes = [models.Index(fields=["variant", "format", "rated", "-at"])]
+
+    def __str__(self) -> str:
+        return f"{self.variant} {self.format} {self.waited_s:.0f} s"

@@ -430,6 +430,9 @@ def analyse(
         deal.apply(action)
         _progress(analysis, done_steps=index + 1)
     result: dict[str, Any] = {
+        # A card's honest and exact values are both card points (a bid's honest
+        # value deal points): a result stored before had deal points for cards.
+        "play_unit": "card",
         "samples": samples,
         "steps": steps,
         "graph": graph,

@@ -10,10 +10,12 @@ match).
 
 Fair play: a side whose person resigned, left the table and did not come back
 before the end (or came back only after a whole deal), or was away (no
-connection to the table) for a whole deal loses
-the match, whatever the score says. A connection the server lost (it never said
-it closed: a crashed process, an outage) counts as present, so a seat lost to a
-server fault counts against no one.
+connection to the table, or left) for a whole deal or for most of the match
+loses the match, whatever the score says. A connection the server lost (it never
+said it closed: a crashed process, an outage) counts as present, so a seat lost
+to a server fault counts against no one. When both sides forfeited, stand-ins
+decided the match and it moves no rating; nor does one that ended too early or
+between opponents past the day's rated meetings (``games.services.fairplay``).
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef
+from django.db.models import Exists, F, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from engine import ratings as maths
@@ -36,7 +39,9 @@ from games.models import (
     Rating,
     RatingChange,
     Table,
+    UnratedMatch,
 )
+from games.services import fairplay
 from games.services.changes import announce_table_changed
 
 #: Why a side lost by forfeit (stored on each ``RatingChange`` of the match).
@@ -84,9 +89,55 @@ def forfeits(match: Match, participants: Iterable[Participant]) -> list[Forfeit]
         ):
             reasons.setdefault(index % 2, LEFT)
     for index in sorted(people):
-        if index % 2 not in reasons and _away_a_whole_deal(match, index):
+        if index % 2 in reasons:
+            continue
+        if _away_a_whole_deal(match, index) or _away_most_of_the_match(
+            match, index, away.get(index, []), left_at.get(index)
+        ):
             reasons.setdefault(index % 2, AWAY)
     return [Forfeit(side, reason) for side, reason in sorted(reasons.items())]
+
+
+def _away_most_of_the_match(
+    match: Match,
+    index: int,
+    left_spans: list[tuple[datetime, datetime]],
+    left_since: datetime | None,
+) -> bool:
+    """Whether seat ``index``'s person was away for more than half of the match:
+    no connection to the table, or left it (a stand-in playing for them)."""
+    start, end = match.started_at, match.finished_at or timezone.now()
+    if end <= start:
+        return False
+    connected = _union(
+        (max(opened, start), min(closed or end, end))
+        for opened, closed in Presence.objects.filter(
+            table_id=match.table_id, seat_index=index
+        ).values_list("connected_at", "closed_at")
+    )
+    gone = _union([*left_spans, *([(left_since, end)] if left_since else [])])
+    there = _length(connected) - _length(_overlap(connected, gone))
+    return there * 2 < (end - start).total_seconds()
+
+
+def _union(spans: Iterable[tuple[datetime, datetime]]) -> list[tuple[datetime, datetime]]:
+    merged: list[tuple[datetime, datetime]] = []
+    for a, b in sorted(s for s in spans if s[0] < s[1]):
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def _overlap(
+    xs: list[tuple[datetime, datetime]], ys: list[tuple[datetime, datetime]]
+) -> list[tuple[datetime, datetime]]:
+    return _union((max(a, c), min(b, d)) for a, b in xs for c, d in ys)
+
+
+def _length(spans: list[tuple[datetime, datetime]]) -> float:
+    return sum((b - a).total_seconds() for a, b in spans)
 
 
 def _away_a_whole_deal(match: Match, index: int) -> bool:
@@ -128,20 +179,28 @@ def rate_match(match: Match) -> list[RatingChange]:
         match = Match.objects.select_for_update().get(pk=match.pk)
         if RatingChange.objects.filter(match=match).exists():
             return []
+        if UnratedMatch.objects.filter(match=match).exists():
+            return []
         participants = list(match.participants.order_by("index"))
         people = {p.index: p.user_id for p in participants if p.user_id is not None}
         if not participants or len(people) != len(participants) or match.winner is None:
             return []  # rated play is people only
         lost = forfeits(match, participants)
+        now = match.finished_at or timezone.now()
+        sides = [[p for p in participants if p.side == side] for side in (0, 1)]
+        ids = [[people[p.index] for p in side] for side in sides]
+        fairplay.note_shared_access(match, ids, now)
+        unrated = fairplay.unrated_reason(match, ids, (f.side for f in lost), now)
+        if unrated is not None:
+            fairplay.record_unrated(match, unrated, ids, now)
+            return []
         winner: int = match.winner
         forfeit = ""
-        if len(lost) == 1:  # both sides forfeiting: the score decides
+        if len(lost) == 1:
             winner, forfeit = 1 - lost[0].side, lost[0].reason
         ratings = _locked_ratings(match.variant, list(people.values()))
-        sides = [[p for p in participants if p.side == side] for side in (0, 1)]
         before = [[_skill(ratings[people[p.index]]) for p in side] for side in sides]
         after = maths.rate(before, winner)
-        now = match.finished_at or timezone.now()
         changes = []
         for side, seated in enumerate(sides):
             for person, skill in zip(seated, after[side], strict=True):
@@ -198,6 +257,7 @@ def rate_unrated(limit: int = 50) -> int:
         .filter(finished_at__gte=recent)
         .exclude(participants__user__isnull=True)
         .filter(~Exists(RatingChange.objects.filter(match=OuterRef("pk"))))
+        .filter(~Exists(UnratedMatch.objects.filter(match=OuterRef("pk"))))
         .order_by("finished_at")[:limit]
     )
     rated = 0
@@ -222,6 +282,52 @@ def rating_of(user_id: int, variant: str) -> Rating:
     """The player's rating in ``variant`` (a new player's when they have none)."""
     found = Rating.objects.filter(user_id=user_id, variant=variant).first()
     return found or Rating(user_id=user_id, variant=variant)
+
+
+def unrated_of(match: Match) -> UnratedMatch | None:
+    """Why a finished rated match moved no rating, if it moved none."""
+    if not match.rated:
+        return None
+    return UnratedMatch.objects.filter(match=match).first()
+
+
+def with_ratings(rows: QuerySet[Any], variant: str, user: str = "user") -> QuerySet[Any]:
+    """``rows`` (each naming a person by ``user``) with that person's shown rating
+    in ``variant`` and their rated matches, read in the same query
+    (``rating_shown``, ``rating_matches``; ``None`` for someone never rated):
+    pages that draw many people read no more queries for their ratings."""
+    theirs = Rating.objects.filter(user=OuterRef(user), variant=variant)
+    return rows.annotate(
+        rating_shown=Subquery(theirs.values("shown")[:1]),
+        rating_matches=Subquery(theirs.values("matches")[:1]),
+    )
+
+
+def label_of(row: Any) -> str | None:
+    """The rating of a row read by :func:`with_ratings` as pages write it
+    (``1500?`` for someone never rated); ``None`` for a row without a person."""
+    if getattr(row, "user_id", None) is None:
+        return None
+    shown_as = getattr(row, "rating_shown", None)
+    if shown_as is None:
+        return Rating().label
+    return maths.label(shown_as, maths.is_provisional(row.rating_matches or 0))
+
+
+def labels(people: Iterable[tuple[int, str]]) -> dict[tuple[int, str], str]:
+    """Each ``(user id, variant)``'s rating as pages write it (``1500?``), a new
+    player's where they have none; one query however many."""
+    wanted = set(people)
+    if not wanted:
+        return {}
+    found = {
+        (r.user_id, r.variant): r.label
+        for r in Rating.objects.filter(
+            user_id__in={u for u, _v in wanted}, variant__in={v for _u, v in wanted}
+        )
+    }
+    new = Rating().label
+    return {key: found.get(key, new) for key in wanted}
 
 
 # --- reading: leaderboards, standings, history --------------------------------------------

@@ -21,7 +21,7 @@ from games import ratelimit
 from games.forms import ProfileForm, SignupForm
 from games.models import Match, Player, Variant
 from games.models.players import default_display_name
-from games.services import ratings
+from games.services import fairplay, ratings
 from games.services.tournaments import tournaments_of
 from games.views import rating_graph
 from games.views.requests import SignedInRequest
@@ -71,7 +71,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         Player.objects.filter(user=user).update(language=language)
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     messages.success(request, _("Welcome to Blot!"))
-    return redirect("lobby")
+    return fairplay.keep_device(request, redirect("lobby"))
 
 
 def locked_out(

@@ -26,8 +26,6 @@ from games.services.analysis import (
     waits_for_analyst,
 )
 
-GRAPH_W, GRAPH_H = 320, 80
-
 
 @require_POST
 def analyse(request: HttpRequest, pk: int, number: int) -> HttpResponse:
@@ -83,24 +81,82 @@ def match_analysis_status(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-def _graph(result: dict[str, Any], steps: int, step: int) -> dict[str, Any] | None:
+#: The value graph's drawing box (SVG units) and its plot area inside the axes.
+GRAPH_W, GRAPH_H = 360, 170
+PLOT_LEFT, PLOT_RIGHT, PLOT_TOP, PLOT_BOTTOM = 34, 352, 10, 140
+
+#: How a marked decision is written beside the card, as annotators write it.
+MARK_SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+
+def _graph(
+    result: dict[str, Any], steps: int, step: int, marks: dict[int, str], labels: dict[int, str]
+) -> dict[str, Any] | None:
+    """The value graph: the first side's card points with perfect play after each
+    card, with axes (steps across, card points up); every point a link to its
+    step (``?step=N``), the current step marked."""
     points = result.get("graph") or []
     if not points or not steps:
         return None
     top = max(162, *(v for _, v in points))
-    coords = " ".join(
-        f"{GRAPH_W * s / steps:.1f},{GRAPH_H - GRAPH_H * v / top:.1f}" for s, v in points
-    )
+    width, height = PLOT_RIGHT - PLOT_LEFT, PLOT_BOTTOM - PLOT_TOP
+
+    def x(s: float) -> float:
+        return round(PLOT_LEFT + width * s / steps, 1)
+
+    def y(v: float) -> float:
+        return round(PLOT_BOTTOM - height * v / top, 1)
+
+    column = width / steps
+    dots = []
+    for s, v in points:
+        s = int(s)
+        dots.append(
+            {
+                "step": s,
+                "x": x(s),
+                "y": y(v),
+                "value": v,
+                "current": s == step,
+                "mark": marks.get(s, ""),
+                "label": labels.get(s, ""),
+                # A tall, invisible target per step: easy to hit on a phone.
+                "hit_x": round(x(s) - column / 2, 1),
+                "hit_w": round(column, 1),
+            }
+        )
     return {
         "w": GRAPH_W,
         "h": GRAPH_H,
-        "points": coords,
-        "mid": GRAPH_H / 2,
-        "x": round(GRAPH_W * step / steps, 1),
+        "left": PLOT_LEFT,
+        "right": PLOT_RIGHT,
+        "top": PLOT_TOP,
+        "bottom": PLOT_BOTTOM,
+        "line": " ".join(f"{d['x']},{d['y']}" for d in dots),
+        "dots": dots,
+        "y_ticks": [{"value": v, "y": y(v)} for v in (0, top // 2, top)],
+        "x_ticks": [
+            {"value": s, "x": x(s)} for s in range(0, steps + 1, _tick_every(steps))
+        ],
+        "hit_h": height,
+        "now": x(step),
+        "label_x": PLOT_LEFT - 4,
+        "label_y": PLOT_BOTTOM + 14,
     }
 
 
-def replay_context(deal: Deal, step: int, names: dict[int, str]) -> dict[str, Any]:
+def _tick_every(steps: int) -> int:
+    return next(n for n in (5, 10, 20, 50) if steps / n <= 8)
+
+
+def _choice_text(step: dict[str, Any]) -> str:
+    chosen = step.get("chosen")
+    return choice_label(chosen) if chosen else ""
+
+
+def replay_context(
+    deal: Deal, step: int, names: dict[int, str], actions: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """What the replay page shows of the deal's analysis at ``step`` (the
     decision taken from the position shown: the action at index ``step``)."""
     analysis = DealAnalysis.objects.filter(deal=deal).first()
@@ -108,6 +164,9 @@ def replay_context(deal: Deal, step: int, names: dict[int, str]) -> dict[str, An
     if analysis is None or analysis.status != DealAnalysis.Status.DONE or not analysis.result:
         return context
     result = analysis.result
+    # Analyses made before a card's two values shared a unit hold deal points
+    # as a card's honest value: said so on the page rather than mixed silently.
+    context["units_shared"] = result.get("play_unit") == "card"
     here = next((s for s in result["steps"] if s["step"] == step), None)
     if here is not None:
         honest = here.get("honest", {})
@@ -125,16 +184,36 @@ def replay_context(deal: Deal, step: int, names: dict[int, str]) -> dict[str, An
         ]
         context["eval_step"] = here
         context["eval_name"] = names.get(here["seat"], "?")
+        context["eval_is_card"] = bool(exact) or (
+            actions is not None and actions[step].get("type") == "play"
+        )
+        context["eval_loss"] = round(here.get("loss", 0))
+        context["eval_exact_loss"] = (
+            round(here["exact_loss"]) if here.get("exact_loss") is not None else None
+        )
+        context["eval_symbol"] = MARK_SYMBOLS.get(here.get("mark") or "", "")
     context["accuracies"] = [
         {"name": names.get(int(seat), "?"), "value": value}
         for seat, value in sorted(result.get("accuracy", {}).items())
     ]
+    marked = [s for s in result["steps"] if s.get("mark")]
     context["marks"] = [
-        {"step": s["step"], "mark": s["mark"], "name": names.get(s["seat"], "?")}
-        for s in result["steps"]
-        if s.get("mark")
+        {
+            "step": s["step"],
+            "mark": s["mark"],
+            "symbol": MARK_SYMBOLS[s["mark"]],
+            "name": names.get(s["seat"], "?"),
+            "choice": _choice_text(s),
+            # Best with all cards known as well: the loss came from the unseen cards.
+            "best_exact": s.get("exact_loss") == 0,
+            "current": s["step"] == step,
+        }
+        for s in marked
     ]
-    context["graph"] = _graph(result, len(deal.actions), step)
+    labels = {s["step"]: _choice_text(s) for s in result["steps"] if "exact" in s}
+    context["graph"] = _graph(
+        result, len(deal.actions), step, {s["step"]: s["mark"] for s in marked}, labels
+    )
     context["par"] = _par_rows(result, names)
     return context
 

@@ -17,7 +17,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from games.forms import LobbyFilterForm
 from games.models import BotLevel, Match, ScoreRow, Seat, Table
-from games.services import ServiceError
+from games.services import ServiceError, pools, ratings
 from games.services import tables as table_services
 from games.views import play_now
 from games.views.requests import HtmxRequest
@@ -49,10 +49,20 @@ def _tables(variant: str | None):
     return tables
 
 
+def _with_ratings(tables: list[Any]) -> None:
+    """Each seated person's rating in the table's variant beside their name
+    (``seat.rating_label``): one query for every table listed."""
+    seats = [(t, s) for t in tables for s in t.seats.all() if s.user_id is not None]
+    shown = ratings.labels((s.user_id, t.variant) for t, s in seats)
+    for t, s in seats:
+        s.rating_label = shown[(s.user_id, t.variant)]
+
+
 def _list_context(request: HttpRequest) -> dict:
     form = LobbyFilterForm(request.GET or None)
     variant = form.cleaned_data["variant"] if form.is_valid() else None
     tables = list(_tables(variant)[:100])
+    _with_ratings(tables)
     return {
         "form": form,
         "tables": tables,
@@ -122,4 +132,6 @@ def play_bots(request: HttpRequest, variant: str) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("lobby")
+    # Playing now: no longer looking for a game (the pools skip a seated person).
+    pools.leave(request.user)
     return redirect(table.get_absolute_url())

@@ -18,6 +18,7 @@ from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
 
 from games import ratelimit
+from games.services import fairplay
 from games.views.accounts import locked_out
 
 
@@ -32,6 +33,7 @@ class LoginView(auth_views.LoginView):
                 ratelimit.one_at_a_time("login:username", username),
                 ratelimit.one_at_a_time("login:address", address),
             ):
-                return super().post(request, *args, **kwargs)
+                # The browser's id is made at login if it had none (fair play).
+                return fairplay.keep_device(request, super().post(request, *args, **kwargs))
         except ratelimit.TurnTimeout:  # a flood of attempts ahead of this one
             return locked_out(request)

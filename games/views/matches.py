@@ -8,8 +8,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from games import access
+from games.labels import unrated_label
 from games.live.draw.chat import match_chat_html
 from games.models import Deal, Match, MatchEvent
+from games.services import fairplay, ratings
 from games.services.analysis import match_analysis
 from games.views.analysis import match_accuracies
 
@@ -23,9 +25,15 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         setattr(row, "dealer_name", names.get(row.dealer, "?"))  # noqa: B010 - for the page only
         setattr(row, "taker_name", None if row.taker is None else names.get(row.taker, "?"))  # noqa: B010
     changes = {c.index: c for c in match.rating_changes.all()}
-    for p in participants:  # a rated match's change beside each person
+    people = {p.index: p.user_id for p in participants if p.user_id is not None}
+    shown = ratings.labels((user, match.variant) for user in people.values())
+    for p in participants:  # a rated match's change beside each person, else their rating
         p.rating_change = changes.get(p.index)  # type: ignore[attr-defined]
+        user = people.get(p.index)
+        label = None if user is None else shown[(user, match.variant)]
+        p.rating_label = label  # type: ignore[attr-defined]
     events = _events(match, participants)
+    unrated = ratings.unrated_of(match)
     context = {
         "match": match,
         "participants": participants,
@@ -37,6 +45,8 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "resigned": [e["name"] for e in events if e["kind"] == MatchEvent.Kind.RESIGNED],
         "accuracies": match_accuracies(match, {p.index: p.shown_name for p in participants}),
         "analysis": match_analysis(match),
+        "unrated": unrated,
+        "unrated_sentence": unrated and unrated_label(unrated.reason, fairplay.DAILY_MEETINGS),
     }
     if match.status == Match.Status.FINISHED:
         # The players' room is part of the match record (issue 25).

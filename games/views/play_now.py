@@ -22,6 +22,8 @@ from games.services import ServiceError, pools
 PLAYING = Table.Status.PLAYING
 #: How often the waiting status refreshes (seconds).
 STATUS_POLL_SECONDS = 2
+#: Where the lobby remembers the last Play-now choices (a refusal's too).
+CHOICES_KEY = "play_now_choices"
 
 
 def status_context(request: HttpRequest) -> dict:
@@ -33,7 +35,8 @@ def status_context(request: HttpRequest) -> dict:
     elif state is not None and state.table is not None and state.table.status == PLAYING:
         context["ready_table"] = state.table
     else:
-        context["play_now_form"] = PlayNowForm(initial={"variant": "belote"})
+        remembered = request.session.get(CHOICES_KEY)
+        context["play_now_form"] = PlayNowForm(initial=remembered or {})
     return context
 
 
@@ -42,6 +45,8 @@ def play_now(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("lobby"))
     form = PlayNowForm(request.POST)
+    # Kept whatever happens, so the form comes back as it was sent.
+    request.session[CHOICES_KEY] = PlayNowForm.remembered(request.POST)
     if not form.is_valid():
         messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
         return redirect("lobby")

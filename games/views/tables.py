@@ -15,7 +15,7 @@ from games.live.draw.chat import table_panel
 from games.live.draw.render import live_socket_url, render_table
 from games.models import Table, Variant
 from games.ratelimit import client_address
-from games.services import ServiceError, seating
+from games.services import ServiceError, ratings, seating
 from games.services import tables as table_services
 from games.views.requests import HtmxRequest, SignedInRequest
 
@@ -58,6 +58,12 @@ def _table_page(request: HtmxRequest, table: Table, token: str | None) -> HttpRe
     user = request.user
     my_seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     match = table.current_match()
+    if match is None:  # the waiting room: each person's rating beside their name
+        people = [s.user_id for s in seats if s.user_id is not None]
+        shown = ratings.labels((user, table.variant) for user in people)
+        for s in seats:
+            label = None if s.user_id is None else shown[(s.user_id, table.variant)]
+            s.rating_label = label  # type: ignore[attr-defined]
     context = {
         "table": table,
         "seats": seats,

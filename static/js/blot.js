@@ -18,3 +18,17 @@ document.addEventListener("change", (event) => {
   const select = event.target.closest("select[data-autosubmit]");
   if (select && select.form) select.form.submit();
 });
+
+// A form whose variant select names each variant's usual format
+// (data-format-defaults='{"belote": "first_to:1000", ...}') switches its format
+// to that one when the variant changes; without this file the server's default
+// and its refusal of a format the variant lacks still hold.
+document.addEventListener("change", (event) => {
+  const select = event.target.closest("select[data-format-defaults]");
+  if (!select || !select.form) return;
+  let defaults = {};
+  try { defaults = JSON.parse(select.dataset.formatDefaults); } catch (e) { return; }
+  const format = select.form.querySelector("select[name=format]");
+  const wanted = defaults[select.value];
+  if (format && wanted) format.value = wanted;
+});

@@ -170,6 +170,77 @@ class SiteDB:
         )
         return LiveDeal(version, number, rebuild(record))
 
+    def pool_entry(self, username: str) -> dict[str, Any] | None:
+        """The person's Play-now entry (``None`` when they are in no pool)."""
+        rows = self._rows(
+            "SELECT e.variant, e.format, e.rated, e.table_id FROM games_poolentry e"
+            " JOIN auth_user u ON u.id = e.user_id WHERE u.username = ?",
+            (username,),
+        )
+        if not rows:
+            return None
+        variant, fmt, rated, table_id = rows[0]
+        return {"variant": variant, "format": fmt, "rated": bool(rated), "table": table_id}
+
+    def seated_at(self, table_id: int) -> set[str]:
+        """The usernames seated at the table."""
+        rows = self._rows(
+            "SELECT u.username FROM games_seat s JOIN auth_user u ON u.id = s.user_id"
+            " WHERE s.table_id = ?",
+            (table_id,),
+        )
+        return {name for (name,) in rows}
+
+    def tables_of(self, username: str) -> list[int]:
+        rows = self._rows(
+            "SELECT s.table_id FROM games_seat s JOIN auth_user u ON u.id = s.user_id"
+            " WHERE u.username = ? ORDER BY s.table_id",
+            (username,),
+        )
+        return [table_id for (table_id,) in rows]
+
+    def set_rating(self, username: str, variant: str, mu: float, matches: int = 0) -> None:
+        """Give the person a rating (as if they had played ``matches`` rated matches)."""
+        with sqlite3.connect(self.path, timeout=10) as db:
+            (user_id,) = db.execute(
+                "SELECT id FROM auth_user WHERE username = ?", (username,)
+            ).fetchone()
+            db.execute(
+                "INSERT INTO games_rating (user_id, variant, mu, sigma, shown, matches)"
+                " VALUES (?, ?, ?, 250, ?, ?)",
+                (user_id, variant, mu, round(mu), matches),
+            )
+
+    def match_of(self, table_id: int) -> dict[str, Any]:
+        """The table's newest match: id, status, whether rated, its rating changes
+        and why it was not rated (if so)."""
+        match_id, status, rated = self._rows(
+            "SELECT id, status, rated FROM games_match WHERE table_id = ? ORDER BY id DESC"
+            " LIMIT 1",
+            (table_id,),
+        )[0]
+        changes = self._rows(
+            "SELECT COUNT(*) FROM games_ratingchange WHERE match_id = ?", (match_id,)
+        )[0][0]
+        unrated = self._rows(
+            "SELECT reason FROM games_unratedmatch WHERE match_id = ?", (match_id,)
+        )
+        return {
+            "id": match_id,
+            "status": status,
+            "rated": bool(rated),
+            "changes": changes,
+            "unrated": unrated[0][0] if unrated else None,
+        }
+
+    def cards_played(self, table_id: int) -> int:
+        rows = self._rows(
+            "SELECT d.actions FROM games_deal d JOIN games_match m ON d.match_id = m.id"
+            " WHERE m.table_id = ?",
+            (table_id,),
+        )
+        return sum(1 for (log,) in rows for a in json.loads(log) if a["type"] == "play")
+
     def deal(self, table_id: int, number: int) -> dict[str, Any]:
         rows = self._rows(
             "SELECT d.status, d.actions, d.result FROM games_deal d"

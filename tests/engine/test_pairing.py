@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.pairing import Ticket, pair, rating_window
+from engine.pairing import Ticket, meeting_in, outlook, pair, rating_window, wait_for_gap
 from engine.pairing.pools import BOTS_AFTER_S
+from engine.pairing.window import PER_SECOND, START
 
 
 def one(person: int, rating: float, waited: float = 0.0, bots: bool = False) -> Ticket:
@@ -32,6 +33,52 @@ def test_people_far_apart_wait_until_their_windows_reach():
     assert pair([one(1, 1500), one(2, 1800)], 2) == []
     # After 20 s each accepts 100 + 15*20 = 400 points either side.
     assert len(pair([one(1, 1500, 20), one(2, 1800, 20)], 2)) == 1
+
+
+def test_people_very_far_apart_meet_once_both_have_waited_long_enough():
+    # No widest window: on a quiet site nobody waits for ever.
+    gap = 2000
+    need = wait_for_gap(gap)
+    assert need == (gap - START) / PER_SECOND  # about two minutes each
+    assert pair([one(1, 500, need - 1), one(2, 2500, need - 1)], 2) == []
+    assert len(pair([one(1, 500, need), one(2, 2500, need)], 2)) == 1
+
+
+def test_a_gap_the_first_window_covers_needs_no_wait():
+    assert wait_for_gap(0) == wait_for_gap(START) == 0
+    with pytest.raises(ValueError):
+        wait_for_gap(-1)
+
+
+def test_the_outlook_counts_the_pool_and_the_window_and_says_when_they_meet():
+    # The report's case: the only two people, rated 815 and 1214, both just in.
+    me, other = one(1, 815, 0), one(2, 1214, 0)
+    told = outlook(me, [me, other], 2)
+    assert (told.in_pool, told.in_window, told.window) == (1, 0, START)
+    assert told.meet_in_s == pytest.approx((399 - START) / PER_SECOND)
+    # Once that long has passed, both accept each other and are paired.
+    later = [Ticket(t.members, t.rating, told.meet_in_s) for t in (me, other)]
+    assert outlook(later[0], later, 2).in_window == 1
+    assert len(pair(later, 2)) == 1
+
+
+def test_the_outlook_of_someone_alone_or_short_of_a_belote_table():
+    me = one(1, 1500, 5)
+    assert outlook(me, [me], 2).meet_in_s is None
+    three = [me, one(2, 1500), one(3, 1520)]
+    told = outlook(me, three, 4)
+    assert (told.in_pool, told.in_window, told.meet_in_s) == (2, 2, None)
+    full = [*three, one(4, 1900, 0)]
+    told = outlook(me, full, 4)
+    # The newcomer at 1900 accepts the table's lowest (1500) only after 20 s.
+    assert told.meet_in_s == pytest.approx(meeting_in(full[0], full[3]))
+    assert told.meet_in_s == pytest.approx((400 - START) / PER_SECOND)
+
+
+def test_the_outlook_counts_a_party_as_two_people():
+    me = one(1, 1500)
+    told = outlook(me, [me, Ticket((2, 3), 1510, 0), one(4, 1495)], 4)
+    assert (told.in_pool, told.in_window, told.meet_in_s) == (3, 3, 0)
 
 
 def test_both_must_accept_a_newcomer_with_a_narrow_window_waits():
@@ -183,6 +230,42 @@ def test_windows_widen_monotonically(a, b):
     low, high = sorted((a, b))
     assert rating_window(low) <= rating_window(high)
     assert rating_window(0) > 0
+
+
+@given(st.floats(0, 5000))
+def test_every_gap_is_reached_by_waiting(gap):
+    assert rating_window(wait_for_gap(gap)) >= gap - 1e-6
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.floats(0, 3000), st.floats(0, 3000), st.floats(0, 300), st.floats(0, 300),
+)
+def test_two_people_meet_exactly_when_the_outlook_says(a, b, waited_a, waited_b):
+    me, other = one(1, a, waited_a), one(2, b, waited_b)
+    told = outlook(me, [me, other], 2)
+    assert told.meet_in_s is not None and told.meet_in_s >= 0
+    assert (told.in_window == 1) == (told.meet_in_s == 0)
+
+    def after(seconds: float) -> list[Ticket]:
+        return [one(1, a, waited_a + seconds), one(2, b, waited_b + seconds)]
+
+    # Whoever waits on meets the other at that moment (far apart or not) ...
+    assert len(pair(after(told.meet_in_s + 1e-6), 2)) == 1
+    # ... and not a second earlier.
+    if told.meet_in_s >= 1:
+        assert pair(after(told.meet_in_s - 1), 2) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(800, 2400), st.floats(0, 120)), min_size=4, max_size=12))
+def test_four_singles_of_the_outlook_can_make_a_belote_table_when_it_says(people):
+    tickets = [one(i, r, w) for i, (r, w) in enumerate(people, start=1)]
+    told = outlook(tickets[0], tickets, 4)
+    assert told.meet_in_s is not None
+    later = [Ticket(t.members, t.rating, t.waited_s + told.meet_in_s + 1e-6) for t in tickets]
+    # Someone is seated by then (perhaps others of the pool, met earlier).
+    assert pair(later, 4)
 
 
 @settings(max_examples=100, deadline=None)

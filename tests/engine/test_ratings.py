@@ -14,6 +14,7 @@ from engine.ratings import (
     Skill,
     gap_for_win_rate,
     is_provisional,
+    label,
     rate,
     win_probability,
 )
@@ -21,12 +22,28 @@ from engine.ratings import (
 skills = st.builds(Skill, st.floats(500, 2500), st.floats(40, 300))
 
 
-def test_a_new_player_starts_at_the_normal_bots_rating_shown_conservatively():
+def test_a_new_player_is_shown_level_with_the_normal_bot_and_provisional():
     new = Skill()
     assert new.mu == MU0 == BOT_RATINGS["belote"]["normal"] == BOT_RATINGS["open_blot"]["normal"]
-    assert new.shown < new.mu  # mu - 2 sigma
+    # One scale: the number shown is the skill estimate, the bots' numbers on it.
+    assert new.shown == BOT_RATINGS["belote"]["normal"] == 1500
+    assert label(new.shown, is_provisional(0)) == "1500?"
     assert is_provisional(0) and is_provisional(PROVISIONAL_MATCHES - 1)
     assert not is_provisional(PROVISIONAL_MATCHES)
+    assert label(1612, False) == "1612"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(500, 2500), st.sampled_from(["belote", "open_blot"]), st.sampled_from(
+    ["easy", "normal", "hard"]))
+def test_a_settled_player_shown_above_a_bot_is_expected_to_beat_it(mu, variant, level):
+    # One scale: a settled person (narrow sigma) shown above a bot's published
+    # number is the favourite against a settled player of the bot's strength.
+    person, bot = Skill(mu, 20), Skill(BOT_RATINGS[variant][level], 20)
+    if person.shown > bot.shown:
+        assert win_probability([person], [bot]) > 0.5
+    elif person.shown < bot.shown:
+        assert win_probability([person], [bot]) < 0.5
 
 
 def test_the_winner_gains_and_the_loser_loses_one_against_one():

@@ -19,7 +19,7 @@ from django.utils.html import escape
 
 from games.labels import table_tip
 from games.live.draw.render import render_table
-from games.models import Deal, Match, Player, Table, Tournament
+from games.models import Deal, DealAnalysis, Match, Player, Table, Tournament
 from games.services import social
 from games.services import tournaments as tournament_services
 from games.services.matches import deal_next, finish_deal
@@ -84,6 +84,7 @@ def scenario(make_table, alice, bob) -> Scenario:
     # Alice follows bob, who challenges her: the notices show on her every page.
     social.follow(alice, bob)
     social.create_challenge(bob, alice, variant="belote", fmt="first_to:1001", rated=True)
+    _analysed(finished.deals.get(number=1))
     return Scenario(
         waiting,
         belote,
@@ -92,6 +93,32 @@ def scenario(make_table, alice, bob) -> Scenario:
         between,
         _tournament(alice, "knockout", 4),
         _tournament(alice, "swiss", 5, rounds=2),
+    )
+
+
+def _analysed(deal: Deal) -> None:
+    """A done analysis of ``deal`` with one of each mark (a card that was also
+    best with all cards known, one that was not) and a bid's mark."""
+    plays = [i for i, a in enumerate(deal.actions) if a["type"] == "play"]
+    bids = [i for i, a in enumerate(deal.actions) if a["type"] != "play"]
+    first, second = plays[:2]
+    card, other = deal.actions[first]["card"], deal.actions[second]["card"]
+    steps = [
+        {"step": first, "seat": deal.actions[first]["seat"], "chosen": card,
+         "honest": {card: 60.0, "XX": 72.0}, "loss": 12.0, "mark": "inaccuracy",
+         "exact": {card: 94, "XX": 94}, "exact_loss": 0},
+        {"step": second, "seat": deal.actions[second]["seat"], "chosen": other,
+         "honest": {other: 20.0, "YY": 80.0}, "loss": 60.0, "mark": "blunder",
+         "exact": {other: 40, "YY": 90}, "exact_loss": 50},
+    ]
+    if bids:
+        b = bids[0]
+        steps.append({"step": b, "seat": deal.actions[b]["seat"], "chosen": "pass",
+                      "honest": {"pass": 10.0, "take": 40.0}, "loss": 30.0, "mark": "mistake"})
+    DealAnalysis.objects.create(
+        deal=deal, status="done", total_steps=len(deal.actions), done_steps=len(deal.actions),
+        result={"play_unit": "card", "steps": steps, "graph": [[i, 81] for i in plays],
+                "accuracy": {"0": 91.5}, "samples": 3},
     )
 
 
@@ -151,7 +178,25 @@ PAGES: list[tuple[str, Url, bool]] = [
     ("another player's page (follow, challenge)", lambda s: reverse("profile", args=["bob"]), True),
     ("another player's page, signed out", lambda s: reverse("profile", args=["bob"]), False),
     ("people you follow", lambda s: reverse("following"), True),
+    ("leaderboard", lambda s: reverse("leaderboard"), True),
+    (
+        "replay of an analysed deal, at a marked card",
+        lambda s: _replay_url(s.finished, "first play"),
+        False,
+    ),
+    (
+        "replay of an analysed deal, at a blunder",
+        lambda s: _replay_url(s.finished, "second play"),
+        True,
+    ),
 ]
+
+
+def _replay_url(match: Match, which: str) -> str:
+    deal = match.deals.get(number=1)
+    plays = [i for i, a in enumerate(deal.actions) if a["type"] == "play"]
+    step = plays[0] if which == "first play" else plays[1]
+    return reverse("deal_replay", args=[match.pk, 1]) + f"?step={step}"
 
 # (name, table, seat: 0 a player, None a spectator)
 LIVE_STATES: list[tuple[str, Callable[[Scenario], Table], int | None]] = [
@@ -220,3 +265,57 @@ def test_it_explains_the_stacks_and_the_proposed_card_in_tooltips(
         tips = {name: escape(table_tip(name)) for name in ("stacks", "proposed")}
     assert f'title="{tips["stacks"]}"' in stacks
     assert f'title="{tips["proposed"]}"' in proposed
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_it_leaves_no_english_on_play_now_and_fair_play(
+    language, make_table, make_user, alice, bob
+) -> None:
+    """The waiting status (its reasons and the alternatives), the leaderboard's
+    own rank line and an unrated match's page."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import PoolEntry, PoolWait, Rating
+    from games.services import pools, seating
+
+    Rating.objects.create(user=alice, variant="open_blot", mu=815, shown=815, matches=3)
+    Rating.objects.create(user=bob, variant="open_blot", mu=1900, shown=1900)
+    pools.join(alice, variant="open_blot", fmt="first_to:501", rated=True)
+    pools.join(bob, variant="open_blot", fmt="first_to:501", rated=True)
+    pools.join(make_user("carol"), variant="open_blot", fmt="best_of:3", rated=True)
+    PoolEntry.objects.filter(user=alice).update(joined_at=timezone.now() - timedelta(seconds=60))
+    PoolWait.objects.create(variant="open_blot", format="first_to:501", rated=True, waited_s=12,
+                            at=timezone.now())
+    client = _client(language, True, alice)
+    with translation.override(language):
+        offered = translation.gettext(
+            "Nobody suitable has been found yet. You could also play one of these now:"
+        )
+    assert offered in client.get(reverse("queue_status")).content.decode()
+    left = {}
+    for name, url in (
+        ("lobby, waiting", reverse("lobby")),
+        ("waiting status", reverse("queue_status")),
+        ("leaderboard, not ranked", reverse("leaderboard_variant", args=["open-blot"])),
+    ):
+        found = english_left(client.get(url).content.decode(), language)
+        if found:
+            left[name] = found
+    dave, erin = make_user("dave"), make_user("erin")
+    table = make_table(dave, "open_blot", fmt="best_of:1", rated=True)
+    join_seat(table.pk, erin, 1)
+    _advance(table, 20)
+    seating.leave(table.pk, dave)
+    seating.leave(table.pk, erin)
+    match = table.matches.get()
+    found = english_left(client.get(match.get_absolute_url()).content.decode(), language)
+    if found:
+        left["unrated match"] = found
+    with translation.override(language):
+        found = english_left(render_table(table, None), language)
+    if found:
+        left["unrated match's table"] = found
+    assert "data-unrated" in client.get(match.get_absolute_url()).content.decode()
+    assert not left, pformat(left)

@@ -62,7 +62,7 @@ async def test_a_challenge_reaches_only_the_challenged_persons_pages(alice, bob,
         shown = await receive(ws, "data-challenge=")
         assert f'data-challenge="{made.pk}"' in shown
         assert 'data-action="accept"' in shown and 'data-action="decline"' in shown
-        assert "Challenge from alice: Open Blot, Best of 3 deals." in shown
+        assert "Challenge from alice (1500?): Open Blot, Best of 3 deals." in shown
     assert await carols.receive_nothing(timeout=0.5)
     for ws in (bob_tab1, bob_tab2, carols):
         await ws.disconnect()

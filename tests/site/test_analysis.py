@@ -189,8 +189,14 @@ def test_numbers_in_the_hooks_and_the_graph_are_never_localized(belote_match, al
         assert "," not in value and float(value) in step["honest"].values()
     svg = re.search(r"<svg.*?</svg>", html, re.S)
     assert svg is not None
-    coordinates = re.findall(r'(?:x1|y1|x2|y2|viewBox)="([^"]*)"', svg.group(0))
-    assert len(coordinates) == 9 and not any("," in c for c in coordinates)
+    coordinates = re.findall(
+        r'\s(?:x|y|x1|y1|x2|y2|cx|cy|r|width|height)="([^"]*)"', svg.group(0)
+    )
+    assert len(coordinates) > 20
+    for c in coordinates:
+        if c != "100%":  # the drawing's own width
+            float(c)  # a plain number: no decimal comma, no spaces
+    assert re.search(r'viewBox="0 0 \d+ \d+"', svg.group(0))
 
 
 def test_the_par_table_is_stored_and_shown(belote_match, alice):
@@ -373,3 +379,80 @@ def test_the_workers_analyst_is_started_again_when_it_dies(settings, monkeypatch
     finally:
         keeper.stop()
     assert analyst._child.wait(timeout=10) is not None  # stopped with the worker
+
+
+def stored(deal, steps, graph, play_unit="card"):
+    """A finished analysis with the given result (what the analyst would store)."""
+    result = {"steps": steps, "graph": graph, "accuracy": {"0": 90.0}, "samples": 3}
+    if play_unit:
+        result["play_unit"] = play_unit
+    return DealAnalysis.objects.create(
+        deal=deal, status="done", result=result, total_steps=len(deal.actions),
+        done_steps=len(deal.actions),
+    )
+
+
+def card_steps(deal):
+    return [i for i, a in enumerate(deal.actions) if a["type"] == "play"]
+
+
+def test_a_mark_says_when_the_card_was_best_with_all_cards_known(belote_match, alice):
+    deal = finished(belote_match)
+    first, second = card_steps(deal)[:2]
+    chosen = deal.actions[first]["card"]
+    other = deal.actions[second]["card"]
+    # The report's case: honest 12 points behind, exact tied for best (94 vs 94).
+    steps = [
+        {"step": first, "seat": deal.actions[first]["seat"], "chosen": chosen,
+         "honest": {chosen: 70.0, "XX": 82.0}, "loss": 12.0, "mark": "inaccuracy",
+         "exact": {chosen: 94, "XX": 94}, "exact_loss": 0},
+        {"step": second, "seat": deal.actions[second]["seat"], "chosen": other,
+         "honest": {other: 50.0, "YY": 80.0}, "loss": 30.0, "mark": "mistake",
+         "exact": {other: 60, "YY": 90}, "exact_loss": 30},
+    ]
+    stored(deal, steps, [[first, 94], [second, 60]])
+    html = Client().get(replay(deal, first)).content.decode()
+    mark = re.search(
+        r'<p class="analysis-mark inaccuracy" data-mark="inaccuracy">(.*?)</p>', html, re.S
+    )
+    line = " ".join(mark.group(1).split())
+    assert line.startswith("An inaccuracy (?!). From what ")
+    assert "it cost 12 card points against the best choice." in line
+    assert "With all cards known it was one of the best cards all the same" in line
+    assert "Both values in card points." in html
+    # The marked decisions beside the felt, by the card played.
+    names = {p.index: p.shown_name for p in deal.match.participants.all()}
+    listed = re.findall(r'<a href="\?step=(\d+)" data-mark="(\w+)"[^>]*>(.*?)</a>', html)
+    label = ("10" if chosen[0] == "T" else chosen[0])
+    assert listed[0][:2] == (str(first), "inaccuracy")
+    assert listed[0][2].startswith(label) and "?! by " + names[steps[0]["seat"]] in listed[0][2]
+    assert "the best card all the same with all cards known" in listed[0][2]
+    assert listed[1][:2] == (str(second), "mistake") and "? by" in listed[1][2]
+    html = Client().get(replay(deal, second)).content.decode()
+    assert "With all cards known it cost 30 card points." in html
+
+
+def test_the_graph_has_axes_and_every_step_is_a_link(belote_match, alice):
+    deal = finished(belote_match)
+    plays = card_steps(deal)
+    stored(deal, [], [[s, 81] for s in plays])
+    html = Client().get(replay(deal, plays[3])).content.decode()
+    svg = re.search(r"<svg.*?</svg>", html, re.S).group(0)
+    linked = re.findall(r'<a href="\?step=(\d+)" data-graph-step="(\d+)"', svg)
+    assert [int(a) for a, b in linked] == plays and all(a == b for a, b in linked)
+    assert re.findall(r'data-graph-step="(\d+)" aria-current="step"', svg) == [str(plays[3])]
+    assert svg.count('class="axis"') == 2
+    assert ">0</text>" in svg and ">162</text>" in svg  # card points up the side
+    assert '"tick x">0</text>' in svg  # steps across
+
+
+def test_an_analysis_stored_before_the_units_were_shared_says_so(belote_match, alice):
+    deal = finished(belote_match)
+    first = card_steps(deal)[0]
+    card = deal.actions[first]["card"]
+    stored(deal, [{"step": first, "seat": 0, "chosen": card, "honest": {card: 40.0, "XX": 41.0},
+                   "loss": 1.0, "mark": None, "exact": {card: 90, "XX": 80}, "exact_loss": 0}],
+           [[first, 90]], play_unit=None)
+    html = Client().get(replay(deal, first)).content.decode()
+    assert 'data-analysis-units="mixed"' in html
+    assert "Honest value in deal points; with all cards known in card points." in html

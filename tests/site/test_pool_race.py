@@ -113,3 +113,51 @@ def test_workers_pairing_a_belote_pool_while_people_keep_joining(settings):
     for table in Table.objects.all():
         assert table.seats.filter(user__isnull=False).count() == 4
     seated_once(everyone)
+
+
+def test_one_persons_joins_and_leaves_sent_at_once_never_fail(settings):
+    """Twenty Play-now joins and leaves of one person at the same moment (two
+    tabs, a double click, a script): every one answers, none with a server
+    error, and the person ends in at most one pool, once."""
+    from django.test import Client
+
+    (alice,) = people(1)
+    settings.ALLOWED_HOSTS = ["testserver"]
+    answers: list[int] = []
+    lock = threading.Lock()
+
+    def step(index: int) -> Callable[[], int]:
+        def run() -> int:
+            client = Client(raise_request_exception=False)
+            client.force_login(alice)
+            if index % 2:
+                response = client.post("/play/now/leave/")
+            else:
+                fmt = ("first_to:501", "best_of:1", "best_of:3")[index % 3]
+                response = client.post("/play/now/", {"variant": "open_blot", "format": fmt})
+            with lock:
+                answers.append(response.status_code)
+            return 0
+
+        return run
+
+    steps = [step(i) for i in range(20)]
+    barrier = threading.Barrier(len(steps))
+
+    def run(each: Callable[[], int]) -> None:
+        try:
+            barrier.wait()
+            each()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(s,)) for s in steps]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert sorted(answers) == [302] * 20  # each redirected to the lobby, none a 500
+    assert PoolEntry.objects.filter(user=alice).count() <= 1
+    # Whatever the order, joining and leaving still work afterwards.
+    assert pools.join(alice, variant="open_blot", fmt="best_of:1", rated=False)
+    assert pools.leave(alice) and not PoolEntry.objects.exists()

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
-from games.models import Match, MatchEvent, Presence, Rating, RatingChange
+from games.models import Match, MatchEvent, Presence, Rating, RatingChange, UnratedMatch
 from games.services import ServiceError
 from games.services.ratings import rate_match, rate_unrated
 from tests.site.conftest import client_for, default_rule_set, play_match
@@ -30,6 +31,12 @@ def rated_match(make_table, alice, bob, rated=True, present=True):
                 last_seen=timezone.now(),
             )
     return match
+
+
+def forget_rating(match):
+    """As if ``match`` had never been rated (to rate it again under other facts)."""
+    RatingChange.objects.filter(match=match).delete()
+    UnratedMatch.objects.filter(match=match).delete()
 
 
 def winner_and_loser(match, alice, bob):
@@ -67,7 +74,7 @@ def test_resigning_loses_the_rated_match_whatever_the_score(make_table, alice, b
     match = rated_match(make_table, alice, bob)
     play_match(match)
     win, lose = winner_and_loser(match, alice, bob)
-    RatingChange.objects.all().delete()
+    forget_rating(match)
     Rating.objects.all().delete()
     # The match's winner had resigned: they lose it.
     index = 0 if win == alice else 1
@@ -85,12 +92,12 @@ def test_leaving_without_coming_back_loses_but_returning_does_not(make_table, al
     play_match(match)
     win, _lose = winner_and_loser(match, alice, bob)
     index = 0 if win == alice else 1
-    RatingChange.objects.all().delete()
+    forget_rating(match)
     MatchEvent.objects.create(match=match, index=index, user=win, kind="left")
     MatchEvent.objects.create(match=match, index=index, user=win, kind="returned")
     rate_match(match)
     assert RatingChange.objects.get(match=match, user=win).won
-    RatingChange.objects.all().delete()
+    forget_rating(match)
     MatchEvent.objects.create(match=match, index=index, user=win, kind="left")
     rate_match(match)
     assert RatingChange.objects.get(match=match, user=win).forfeit == "left"
@@ -102,7 +109,7 @@ def test_leaving_for_a_whole_deal_loses_even_after_coming_back(make_table, alice
     win, _lose = winner_and_loser(match, alice, bob)
     index = 0 if win == alice else 1
     deal = match.deals.get()
-    RatingChange.objects.all().delete()
+    forget_rating(match)
     MatchEvent.objects.create(
         match=match, index=index, user=win, kind="left", at=deal.started_at - timedelta(seconds=1)
     )
@@ -133,13 +140,13 @@ def test_away_a_whole_deal_loses_but_a_connection_the_server_lost_does_not(
         last_seen=deal.started_at - timedelta(minutes=4),
         closed_at=deal.started_at - timedelta(minutes=4),
     )
-    RatingChange.objects.all().delete()
+    forget_rating(match)
     rate_match(match)
     assert RatingChange.objects.get(match=match, user=win).forfeit == "away"
     # A connection that never said it closed (a crashed server): present.
     gone.closed_at = None
     gone.save()
-    RatingChange.objects.all().delete()
+    forget_rating(match)
     rate_match(match)
     assert RatingChange.objects.get(match=match, user=win).won
 
@@ -151,7 +158,7 @@ def test_the_pass_rates_a_match_finished_another_way_and_redraws_its_table(
 
     match = rated_match(make_table, alice, bob)
     play_match(match)
-    RatingChange.objects.all().delete()
+    forget_rating(match)
     told = []
 
     def receive(sender, table_id, version, **kwargs):
@@ -182,7 +189,7 @@ def test_the_table_and_the_match_page_show_each_change(make_table, alice, bob):
 
 def test_the_player_page_shows_each_variants_rating_with_its_graph(make_table, alice, bob):
     page = client_for(alice).get("/players/alice/").content.decode()
-    assert 'data-rating data-variant="belote"' in page and "1000?" in page
+    assert 'data-rating data-variant="belote"' in page and ">1500?<" in page
     match = rated_match(make_table, alice, bob)
     play_match(match)
     rating = Rating.objects.get(user=alice, variant="open_blot")
@@ -204,7 +211,14 @@ def test_the_leaderboard_lists_established_active_players_and_your_rank(alice, b
     assert 'data-player="carol"' not in page  # still provisional
     assert 'data-own-rank="2"' in page
     assert 'data-nav="leaderboard"' in page
-    assert '<tr data-bot-rating="normal"><td>Normal</td><td>1500</td></tr>' in page
+    # The bots on the same scale, placed among the people by rating.
+    rows = re.findall(r'<tr (?:class="bot-row" )?data-(leader|bot-rating)[^>]*?(?:data-player|'
+                      r'data-level)="(\w+)"', page)
+    # Belote's bots: Hard 1585, Normal 1500, Easy 1319 (engine.ratings.BOT_RATINGS).
+    assert rows == [("leader", "bob"), ("leader", "alice"), ("bot-rating", "hard"),
+                    ("bot-rating", "normal"), ("bot-rating", "easy")]
+    assert 'data-bot-rating="normal" data-level="normal"' in page
+    assert "a new player starts at 1500?, level with the Normal bot" in page
     stale = now - timedelta(days=31)
     Rating.objects.filter(user=bob).update(last_played=stale)
     page = client_for(alice).get("/leaderboard/belote/").content.decode()
@@ -263,3 +277,43 @@ def test_staff_see_ratings_and_the_pools_in_the_admin(make_user, make_table, ali
         assert response.status_code == 200
         assert "alice" in response.content.decode()
     assert client.get("/admin/games/rating/add/").status_code == 403
+
+
+def test_a_new_players_number_agrees_on_every_page(make_table, alice, bob):
+    """The leaderboard's sentence, the player page, the table (seats, for
+    players and spectators), the lobby's list and the match page all show a new
+    player as 1500?, level with the Normal bot."""
+    from games.services.tables import join_seat
+
+    table = make_table(alice, variant="open_blot", fmt="best_of:1", rated=True)
+    waiting = client_for(bob).get(table.get_absolute_url()).content.decode()
+    assert 'data-seat-rating="1500?"' in waiting  # the waiting room
+    join_seat(table.pk, bob, 1)
+    match = table.current_match()
+    Rating.objects.create(user=bob, variant="open_blot", mu=1612.4, shown=1612, matches=14)
+    leaderboard = client_for(alice).get("/leaderboard/open-blot/").content.decode()
+    assert "a new player starts at 1500?, level with the Normal bot" in leaderboard
+    profile = client_for(bob).get("/players/alice/").content.decode()
+    assert 'data-variant="open_blot" data-provisional' in profile and ">1500?<" in profile
+    for viewer in (alice, bob, None):  # both players and a spectator
+        client = client_for(viewer) if viewer else type(client_for(alice))()
+        page = client.get(table.get_absolute_url()).content.decode()
+        seats = dict(re.findall(r'data-seat-place="(\d)".*?data-seat-rating="([^"]+)"', page, re.S))
+        assert seats == {"0": "1500?", "1": "1612"}
+    lobby = client_for(bob).get("/lobby/tables/").content.decode()
+    assert 'data-seat-rating="1500?">1500?<' in lobby and 'data-seat-rating="1612">1612<' in lobby
+    running = client_for(bob).get(match.get_absolute_url()).content.decode()
+    assert 'data-player-rating="alice"' in running and ">1500?<" in running
+    for index, user in ((0, alice), (1, bob)):  # both at the table throughout
+        Presence.objects.create(
+            table=table, channel_name=f"c{index}", user=user, seat_index=index,
+            connected_at=match.started_at, last_seen=timezone.now(),
+        )
+    play_match(match)
+    match_page = client_for(bob).get(match.get_absolute_url()).content.decode()
+    change = RatingChange.objects.get(match=match, user=alice)
+    assert f"(now {change.shown_after}?)" in match_page  # still provisional: the "?" too
+    table_page = client_for(alice).get(table.get_absolute_url()).content.decode()
+    assert f"now {change.shown_after}?" in table_page
+    # The seat shows the rating the match's end has just moved, "?" and all.
+    assert f'data-seat-rating="{change.label_after}"' in table_page

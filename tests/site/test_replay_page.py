@@ -57,7 +57,9 @@ def test_it_steps_through_every_action_of_a_finished_deal(belote_match, client):
     assert f'data-step="0" data-steps="{total}"' in first
     # At the start every dealt card (four hands of five, and the proposed card) is face up.
     assert len(re.findall(r'data-card="', first)) == 21
-    last = client.get(url(deal)).content.decode()
+    # The replay opens at the first step.
+    assert 'data-step="0"' in client.get(url(deal)).content.decode()
+    last = client.get(url(deal, total)).content.decode()
     assert f'data-step="{total}"' in last
     assert "data-replay-result" in last
     first_play = next(i for i, a in enumerate(deal.actions) if a["type"] == PLAY)
@@ -67,7 +69,7 @@ def test_it_steps_through_every_action_of_a_finished_deal(belote_match, client):
     # Out-of-range and malformed steps are clamped, never an error.
     assert f'data-step="{total}"' in client.get(url(deal, total + 50)).content.decode()
     assert 'data-step="0"' in client.get(url(deal, -3)).content.decode()
-    assert f'data-step="{total}"' in client.get(url(deal) + "?step=x").content.decode()
+    assert 'data-step="0"' in client.get(url(deal) + "?step=x").content.decode()
     for action in ("first", "prev", "next", "last"):
         assert f'data-action="{action}"' in first
 

@@ -63,3 +63,28 @@ def test_marks_and_accuracy_follow_the_stated_thresholds() -> None:
     assert accuracy([0, 0]) == 100
     assert accuracy([81, 500]) == 0
     assert accuracy([0, 40.5]) == 75
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_cards_honest_value_is_in_card_points_like_its_exact_value(variant: str) -> None:
+    """A card's honest value is the card points its side holds at the end (the
+    exact value's unit): never below what the side has won already, never above
+    that plus every point still out and the last trick's 10. A bid's is in deal
+    points (a failed contract scores 0, a capot more than 162)."""
+    from engine.analysis import BID_UNIT, PLAY_UNIT
+    from engine.cards import LAST_TRICK_BONUS, POINTS
+    from engine.deal import PLAYING
+
+    assert (BID_UNIT, PLAY_UNIT) == ("deal points", "card points")
+    checked = 0
+    for deal in _positions(variant, 24, seed=7):
+        if deal.phase != PLAYING or deal.trump is None or deal.to_act is None:
+            continue
+        side = deal.to_act % 2
+        won = deal.card_points[side]
+        total = sum(int(p) for p in POINTS[deal.trump]) + LAST_TRICK_BONUS
+        out = total - sum(deal.card_points)
+        for value in honest_values(deal, random.Random(2), samples=4).values():
+            assert won - 1e-9 <= value <= won + out + 1e-9
+        checked += 1
+    assert checked >= 3

@@ -207,13 +207,15 @@ class Known:
 def _known_shared(known: Known) -> dict[str, Any]:
     past = history.cache.for_open_deal(known.match, known.deal)
     closed = known.closed
-    return {
+    loaded: dict[str, Any] = {
         "match": known.match if closed is None else closed.match,
         "participants": past.participants,
         "deals": [*past.finished, known.deal if closed is None else closed.deal],
         "rows": past.rows if closed is None else [*past.rows, closed],
         "engine": known.engine,
+        "seat_ratings": past.seat_ratings,
     }
+    return loaded
 
 
 def render_all(table_id: int, known: Known | None = None) -> tuple[int, Frames]:

@@ -12,13 +12,13 @@ region by id (htmx's ws extension swaps each top-level element out of band).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
 
-from games.services import social
+from games.services import ratings, social
 from games.services.tournaments import ready_matches
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ def challenges_html(
     """The person's challenge notices (with ``error`` said under them), and when
     they next change by themselves (a shown challenge expiring)."""
     shown = social.notices(user)
+    _with_ratings([*shown.incoming, *shown.waiting])
     context = {
         "notices": shown,
         "viewer_id": user.pk,
@@ -44,6 +45,23 @@ def challenges_html(
     }
     html = render_to_string("social/_notices.html", context)
     return html, shown.next_change()
+
+
+def _with_ratings(challenges: list[Any]) -> None:
+    """Each person a challenge names, with their rating in its game beside their
+    name (``c.ratings``), read in one query."""
+    roles = ("challenger", "challenged", "partner")
+    wanted = [
+        (getattr(c, f"{role}_id"), c.variant)
+        for c in challenges
+        for role in roles
+        if getattr(c, f"{role}_id") is not None
+    ]
+    shown = ratings.labels(wanted)
+    for c in challenges:
+        c.ratings = {
+            role: shown.get((getattr(c, f"{role}_id"), c.variant), "") for role in roles
+        }
 
 
 def your_matches_html(user: User, *, oob: bool = False, here: str = "") -> str:

@@ -9,7 +9,7 @@ reach another seat's hidden cards.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from datetime import timedelta
 from typing import Any
@@ -42,10 +42,11 @@ from games.labels import (
     kind_label,
     suit_color,
     trump_label,
+    unrated_label,
 )
 from games.live.draw import drawing, match_actions
 from games.models import Deal, Match, MatchEvent, RatingChange, Table
-from games.services import turnclock
+from games.services import fairplay, ratings, turnclock
 from games.services.matches import result_pause
 
 _ = drawing.text  # gettext, once per message while a move's frames are drawn
@@ -86,6 +87,11 @@ def _hand_key(trump: int | None):
         return HAND_SUIT_ORDER.index(c >> 3), -strength
 
     return key
+
+
+def sorted_hand(cards: Iterable[Card], trump: int | None) -> list[Card]:
+    """A hand in the table's order: alternate colours, strongest first."""
+    return sorted(cards, key=_hand_key(trump))
 
 
 def _if(condition: bool, version: int) -> int | None:
@@ -173,7 +179,10 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     if match is None:
         context["match_actions"] = match_actions.view(table, match, seat, seats=seat_rows)
         return context
-    participants = _once("participants", lambda: list(match.participants.all()))
+    participants = _once(
+        "participants",
+        lambda: list(ratings.with_ratings(match.participants.all(), match.variant)),
+    )
     match_over = match.status == Match.Status.FINISHED
     # Who resigned: read only when someone may have (a resigned seat stays a
     # left one, to the match's end and after), so an ordinary move's frame costs
@@ -209,6 +218,11 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     )
     names = {p.index: p.shown_name for p in participants}  # bots named in the reader's language
     bots = {p.index for p in participants if p.bot_level}
+    # Each person's rating beside their name: read with the participants, once for
+    # every viewpoint (and once per deal per process: games.live.store.history).
+    seat_ratings: dict[int, str] = _once(
+        "seat_ratings", lambda: seat_rating_labels(participants)
+    )
     # Finished deals' action logs are never drawn: only the shown deal's log is
     # read (one deferred load), so a frame costs the same at deal 1 and deal 40.
     deals = _once("deals", lambda: list(match.deals.order_by("number").defer("actions")))
@@ -219,6 +233,13 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     base = seat if seat is not None else 0
     side_names = _side_names(table.variant, names)
     rows = _once("rows", lambda: list(match.score_rows.order_by("number")))
+    changes = (
+        _once("rating_changes", lambda: _rating_changes(match))
+        if match_over and match.rated
+        else []
+    )
+    if changes:  # the ratings this match's end has just moved
+        seat_ratings = {**seat_ratings, **{c["index"]: c["after"] for c in changes}}
     context.update(
         resigned_names=", ".join(names.get(i, "?") for i in sorted(resigned)),
         names=names,
@@ -226,9 +247,8 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         rows=rows,
         match_over=match_over,
         winner_name=None if match.winner is None else side_names[match.winner],
-        rating_changes=_once("rating_changes", lambda: _rating_changes(match))
-        if match_over and match.rated
-        else [],
+        rating_changes=changes,
+        unrated=_once("unrated", lambda: _unrated(match)) if match_over and match.rated else None,
         last_result=_result_view(finished[-1], names, table.variant) if finished else None,
         score=_match_score(table, seat, side_names, rows),
     )
@@ -272,6 +292,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         view: dict[str, Any] = {
             "index": s,
             "name": names.get(s, "?"),
+            "rating": seat_ratings.get(s),
             "position": position,
             "is_me": s == seat,
             "is_turn": s == obs.to_act,
@@ -307,7 +328,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     seats.sort(key=lambda v: v["position"])
     hand = [
         card_view(c, _if(c in legal_cards, version))
-        for c in sorted(obs.hand, key=_hand_key(obs.trump))
+        for c in sorted_hand(obs.hand, obs.trump)
     ]
     playing_my_turn = (
         seat is not None and obs.to_act == seat and obs.phase == "play" and seat not in left
@@ -669,6 +690,23 @@ def _result_view(deal: Deal, names: dict[int, str], variant: str) -> dict[str, A
     }
 
 
+def seat_rating_labels(participants: list[Any]) -> dict[int, str]:
+    """Each person's rating as shown beside their seat (``1500?``), by seat, from
+    participants read with their ratings (``ratings.with_ratings``)."""
+    return {p.index: label for p in participants if (label := ratings.label_of(p))}
+
+
+def _unrated(match: Match) -> dict[str, str] | None:
+    """Why a finished rated match moved no rating, if it moved none."""
+    found = ratings.unrated_of(match)
+    if found is None:
+        return None
+    return {
+        "reason": found.reason,
+        "sentence": unrated_label(found.reason, fairplay.DAILY_MEETINGS),
+    }
+
+
 def _rating_changes(match: Match) -> list[dict[str, Any]]:
     """Each person's rating change at the end of a rated match (read once per
     match end, shared by every viewpoint)."""
@@ -677,8 +715,7 @@ def _rating_changes(match: Match) -> list[dict[str, Any]]:
         {
             "username": c.user.get_username(),
             "delta": c.delta,
-            "after": c.shown_after,
-            "provisional": c.provisional,
+            "after": c.label_after,
             "index": c.index,
         }
         for c in changes

@@ -3,7 +3,8 @@
     python manage.py bench_pairing [--people 1000] [--seed 1]
 
 Makes ``--people`` users waiting in the pools (every variant, format and
-rated/casual, ratings spread like a real site's, Belote parties among them),
+rated/casual, ratings spread like a real site's, Belote parties among them,
+each with a page of the site open),
 then times the conductor's pass (``games.services.pools.pair_waiting``):
 
 - ``idle_pass_ms``: a pass over everyone that seats nobody (each person just
@@ -32,7 +33,7 @@ from django.utils import timezone
 from engine.match import MatchFormat
 from engine.pairing import Ticket, pair
 from engine.rules import SEATS
-from games.models import PoolEntry, Rating, Table, Variant
+from games.models import PoolEntry, Presence, Rating, Table, Variant
 from games.services import pools
 
 
@@ -91,6 +92,16 @@ class Command(BaseCommand):
                 a.partner, b.partner = b.user, a.user
         Rating.objects.bulk_create(ratings)
         PoolEntry.objects.bulk_create(entries)
+        # Each of them has a page of the site open (their own socket): still there.
+        Presence.objects.bulk_create(
+            Presence(
+                channel_name=f"bench-pairing-{user.pk}",
+                user=user,
+                connected_at=now,
+                last_seen=now + timedelta(minutes=10),
+            )
+            for user in users
+        )
 
         started = time.perf_counter()
         made = pools.pair_waiting(now=now)
