@@ -1,6 +1,7 @@
 """Models of the games app, one module per concern."""
 
 from games.models.analysis import DealAnalysis
+from games.models.bots import ApiToken, BotAccount, BotRating, BotRatingChange
 from games.models.chat import (
     ChatMessage,
     ChatMute,
@@ -22,7 +23,11 @@ from games.models.tables import BotLevel, Seat, Table, Variant
 from games.models.tournaments import Entrant, Kind, Pairing, Tournament, TournamentRound
 
 __all__ = [
+    "ApiToken",
+    "BotAccount",
     "BotLevel",
+    "BotRating",
+    "BotRatingChange",
     "Challenge",
     "ChatMessage",
     "ChatMute",

@@ -46,6 +46,18 @@ class Refused(Exception):
         self.message = message
 
 
+class StaleVersion(Refused):
+    """Refused: the move was made on a version of the table that is not the current one."""
+
+
+class NotAllowed(Refused):
+    """Refused: the engine does not allow that move now."""
+
+
+class NotYourSeat(Refused):
+    """Refused: the mover may not act for that seat (a bot's, a left one, another's)."""
+
+
 @dataclass(frozen=True)
 class Live:
     """A playing table's current deal, rebuilt from its stored actions."""
@@ -139,11 +151,18 @@ def action_from_client(data: dict[str, Any], seat: int) -> tuple[Action, int]:
 
 
 def submit(
-    table_id: int, action: Action, version: int, *, by_server: bool = False, stand_in: bool = False
+    table_id: int,
+    action: Action,
+    version: int,
+    *,
+    by_server: bool = False,
+    stand_in: bool = False,
+    user_id: int | None = None,
 ) -> int:
     """Apply ``action`` to the table's current deal if ``version`` is current.
 
-    ``by_server`` marks a move the server makes itself (a bot seat, or a timed-out
+    ``user_id``: the person (or bot account) acting; the seat must be theirs
+    at this moment. ``by_server`` marks a move the server makes itself (a bot seat, or a timed-out
     or absent player's turn); the caller has checked the seat is its to play.
     ``stand_in``: the server plays for a person whose clock ran out or who is
     away, and their seat is marked so (a stand-in plays it until they are back).
@@ -157,7 +176,7 @@ def submit(
             raise Table.DoesNotExist(f"no table {table_id}")
         table = found[0]
         if table.version != version:
-            raise Refused(_("The table has moved on; your view was out of date."))
+            raise StaleVersion(_("The table has moved on; your view was out of date."))
         live = current(table)
         if live is None:
             raise Refused(_("No deal is being played at this table."))
@@ -167,9 +186,11 @@ def submit(
         if not by_server:
             mover = by_index.get(action.seat)
             if mover is not None and mover.bot_level is not None:
-                raise Refused(_("A bot plays that seat."))
+                raise NotYourSeat(_("A bot plays that seat."))
             if mover is not None and mover.left_at is not None:
-                raise Refused(_("You have left this seat; return to it to play."))
+                raise NotYourSeat(_("You have left this seat; return to it to play."))
+            if user_id is not None and (mover is None or mover.user_id != user_id):
+                raise NotYourSeat(_("You can only act for your own seat."))
         mover = by_index.get(action.seat)
         if mover is not None and mover.user_id is not None and mover.left_at is None:
             # A person playing their own card is back; a stand-in playing for
@@ -183,7 +204,7 @@ def submit(
         try:
             events = live.engine.apply(action)
         except IllegalAction as exc:
-            raise Refused(
+            raise NotAllowed(
                 _("That move is not allowed now: %(reason)s.")
                 % {"reason": reason_text(exc.reason)}
             ) from None
