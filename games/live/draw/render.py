@@ -209,6 +209,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     )
     names = {p.index: p.shown_name for p in participants}  # bots named in the reader's language
     bots = {p.index for p in participants if p.bot_level}
+    bot_accounts = {p.index for p in participants if p.bot_account}
     # Finished deals' action logs are never drawn: only the shown deal's log is
     # read (one deferred load), so a frame costs the same at deal 1 and deal 40.
     deals = _once("deals", lambda: list(match.deals.order_by("number").defer("actions")))
@@ -279,6 +280,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
             "is_taker": s == obs.taker,
             "hand_size": obs.hand_sizes[s],
             "is_bot": s in bots,
+            "bot_account": s in bot_accounts,
             "stand_in": s in stand_ins,
             "timed_out": s in timed_out,
             "resigned": s in resigned,
