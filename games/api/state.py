@@ -35,7 +35,7 @@ from games.models import (
     Seat,
     Table,
 )
-from games.services import botladder, social
+from games.services import botladder, seating, social
 from games.services import chat as chat_service
 from games.services.errors import ServiceError
 from games.services.matches import deal_next_for
@@ -179,6 +179,16 @@ def play(caller: Caller, match_id: int, version: int, action: Action) -> int:
         raise ApiError(403, "not_your_seat", str(exc.message)) from None
     except Refused as exc:  # between deals: no deal is being played
         raise ApiError(409, "not_playing", str(exc.message)) from None
+
+
+def resign(caller: Caller, match_id: int) -> None:
+    """The bot gives up its match, as a person does (``services.seating.resign``)."""
+    where = bot_seat(caller.user_id, match_id)
+    status = Match.objects.filter(pk=match_id).values_list("status", flat=True).get()
+    if status != Match.Status.PLAYING:
+        raise ApiError(409, "match_over", _("This match is over."))
+    user = get_user_model().objects.get(pk=caller.user_id)
+    _service(seating.resign, where.table_id, user)
 
 
 def say(caller: Caller, match_id: int, data: dict[str, Any]) -> None:

@@ -110,6 +110,12 @@ async def action(request: HttpRequest, caller: Caller, match_id: int) -> HttpRes
 
 
 @endpoint("POST", "play")
+async def resign(request: HttpRequest, caller: Caller, match_id: int) -> HttpResponseBase:
+    await in_db(state.resign)(caller, match_id)
+    return _ok({"ok": True})
+
+
+@endpoint("POST", "play")
 async def chat(request: HttpRequest, caller: Caller, match_id: int) -> HttpResponseBase:
     await in_db(state.say)(caller, match_id, json_body(request))
     return _ok({"ok": True})

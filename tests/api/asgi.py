@@ -38,6 +38,8 @@ class Stream:
         self.buffer = b""
         self.ended = False
         self.blank_lines = 0
+        self.pending: list[dict[str, Any]] = []
+        self.closed = False
 
     async def _more(self, timeout: float) -> None:
         message = await self.communicator.receive_output(timeout)
@@ -49,6 +51,8 @@ class Stream:
     async def line(self, timeout: float = 10) -> dict[str, Any] | None:
         """The next JSON line (keep-alive blank lines are counted and skipped);
         ``None`` when the response ended."""
+        if self.pending:
+            return self.pending.pop(0)
         while True:
             while b"\n" not in self.buffer:
                 if self.ended:
@@ -59,12 +63,25 @@ class Stream:
                 return json.loads(text)
             self.blank_lines += 1
 
+    async def blank(self, timeout: float = 10) -> None:
+        """Wait for a keep-alive (an empty line); JSON lines meanwhile are kept."""
+        while True:
+            while b"\n" not in self.buffer:
+                assert not self.ended, "the stream ended without a keep-alive"
+                await self._more(timeout)
+            text, self.buffer = self.buffer.split(b"\n", 1)
+            if not text.strip():
+                self.blank_lines += 1
+                return
+            self.pending.append(json.loads(text))
+
     async def body(self, timeout: float = 10) -> bytes:
         while not self.ended:
             await self._more(timeout)
         return self.buffer
 
     async def close(self) -> None:
+        self.closed = True
         await self.communicator.send_input({"type": "http.disconnect"})
         await self.communicator.wait(timeout=10)
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from django.test import Client
 
 from games.services import bots
@@ -67,3 +68,25 @@ class Api:
 @pytest.fixture
 def api_for() -> Callable[[str | None], Api]:
     return Api
+
+
+@pytest_asyncio.fixture
+async def open_api_stream():
+    """``open_api_stream(path, token)``: a stream closed after the test, whatever
+    happens (an application left running would hold the event loop's end)."""
+    import contextlib
+
+    from tests.api.asgi import open_stream
+
+    opened = []
+
+    async def open_(path: str, token: str | None):
+        stream = await open_stream(path, token)
+        opened.append(stream)
+        return stream
+
+    yield open_
+    for stream in opened:
+        if not stream.closed:
+            with contextlib.suppress(Exception):
+                await stream.close()
