@@ -160,7 +160,7 @@ def test_the_bot_leaderboard_ranks_bots_among_the_fixed_levels(make_bot, client)
     ]
     assert board[1].rating == BOT_RATINGS["belote"]["hard"]
     page = client.get("/bots/leaderboard/").content.decode()
-    assert page.count("data-bot-leader") == 2 and page.count("data-bot-anchor") == 3
+    assert page.count("data-bot-leader data-rank") == 2 and page.count("data-bot-anchor") == 3
     assert 'data-rank="1" data-player="ada"' in page
     assert page.count("data-bot-badge") == 2
     assert client.get("/bots/leaderboard/chess/").status_code == 404
