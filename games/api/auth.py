@@ -99,8 +99,8 @@ def _too_many(limit: ratelimit.Limit) -> ApiError:
         429,
         "rate_limited",
         _(
-            "Too many calls: this token may make %(count)d calls a minute. "
-            "Wait %(seconds)d seconds before the next one."
+            "Too many calls from this token: at most %(count)d a minute. "
+            "Try again in %(seconds)d s."
         )
         % {"count": limit.count, "seconds": left},
         {"Retry-After": str(left)},

@@ -329,7 +329,7 @@ def table(caller: Caller, data: dict[str, Any], address: str | None) -> dict[str
         raise ApiError(
             400,
             "refused",
-            _("Give the level of each other seat: easy, normal or hard (%(count)d levels).")
+            _("Give one level (easy, normal or hard) for each other seat: %(count)d in all.")
             % {"count": SEATS[variant] - 1},
         )
     timing: dict[str, int] = {}

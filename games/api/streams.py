@@ -127,7 +127,7 @@ def take_stream(caller: Caller) -> None:
         raise ApiError(
             429,
             "too_many_streams",
-            _("This token has %(count)d streams open, the most allowed. Close one first.")
+            _("This token has as many streams open as it may (%(count)d). Close one first.")
             % {"count": most},
             {"Retry-After": str(settings.BLOT_API_KEEPALIVE_S)},
         )
