@@ -47,13 +47,14 @@ CONSISTENT_READS = 5
 
 @dataclass(frozen=True)
 class BotSeat:
-    """Where a bot sits in one match."""
+    """Where a bot sits in one match (and whether it was being played when asked)."""
 
     match_id: int
     table_id: int
     seat: int
     variant: str
     user_id: int
+    playing: bool = True
 
 
 def not_your_match() -> ApiError:
@@ -70,28 +71,48 @@ def bot_seat(user_id: int, match_id: int) -> BotSeat:
     )
     if row is None:
         raise not_your_match()
-    return BotSeat(row.match_id, row.match.table_id, row.index, row.match.variant, user_id)
+    match = row.match
+    playing = match.status == Match.Status.PLAYING
+    return BotSeat(row.match_id, match.table_id, row.index, match.variant, user_id, playing)
 
 
 def _version(table_id: int) -> int:
     return Table.objects.filter(pk=table_id).values_list("version", flat=True).get()
 
 
-def read_state(where: BotSeat) -> dict[str, Any]:
+@dataclass
+class Seen:
+    """What a stream keeps between its reads: the match score, which changes only
+    when a deal ends, is read again only then."""
+
+    score_of: tuple[int, str] | None = None
+    score: list[int] | None = None
+
+
+def read_state(where: BotSeat, seen: Seen | None = None) -> dict[str, Any]:
     """One line of the match stream: the bot seat's view now.
 
-    The table's version is read before and after the rest; a move stored in
-    between (the version differs) means another read, so the version sent
-    always belongs to the view sent with it."""
+    The table's version is read with the match and again after the rest; a move
+    stored in between (the version differs) means another read, so the version
+    sent always belongs to the view sent with it."""
+    seen = seen or Seen()
     for _attempt in range(CONSISTENT_READS):
-        before = _version(where.table_id)
-        match = Match.objects.only("status", "winner").get(pk=where.match_id)
+        match = (
+            Match.objects.select_related("table")
+            .only("status", "winner", "variant", "rules", "table__version")
+            .get(pk=where.match_id)
+        )
+        before = match.table.version
         deal = Deal.objects.filter(match_id=where.match_id).order_by("-number").first()
         seat = Seat.objects.only("left_at").get(table_id=where.table_id, index=where.seat)
-        row = ScoreRow.objects.filter(match_id=where.match_id).order_by("-number").first()
+        key = (0, "") if deal is None else (deal.number, deal.status)
+        if seen.score_of != key or seen.score is None:
+            row = ScoreRow.objects.filter(match_id=where.match_id).order_by("-number").first()
+            seen.score_of, seen.score = key, list(row.totals) if row is not None else [0, 0]
         after = _version(where.table_id)
         if before == after:
             break
+        seen.score_of = None  # read it again with the rest
     playing = match.status == Match.Status.PLAYING
     state: dict[str, Any] = {
         "type": "state",
@@ -102,12 +123,13 @@ def read_state(where: BotSeat) -> dict[str, Any]:
         "to_act": None,
         "legal": [],
         "observation": None,
-        "score": list(row.totals) if row is not None else [0, 0],
+        "score": seen.score,
         "over": not playing,
         "winner": None if playing else match.winner,
     }
     if deal is None:
         return state
+    deal.match = match  # the record needs its variant and rules: no query for them
     obs = observe(deal.rebuild(), where.seat)
     deal_open = playing and deal.status == Deal.Status.PLAYING
     state["observation"] = obs.to_dict()
@@ -166,8 +188,7 @@ def play(caller: Caller, match_id: int, version: int, action: Action) -> int:
     where = bot_seat(caller.user_id, match_id)
     if action.seat != where.seat:
         raise ApiError(403, "not_your_seat", _("You can only act for your own seat."))
-    status = Match.objects.filter(pk=match_id).values_list("status", flat=True).get()
-    if status != Match.Status.PLAYING:
+    if not where.playing:
         raise ApiError(409, "match_over", _("This match is over."))
     try:
         return submit(where.table_id, action, version, user_id=caller.user_id)

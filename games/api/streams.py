@@ -187,9 +187,10 @@ async def match_stream(
         opened = True
         sent = -1
         read_for: int | None = None  # the deal whose result the bot has had
+        seen = state.Seen()
         keepalive = settings.BLOT_API_KEEPALIVE_S
         while True:
-            now = await in_db(state.read_state)(where)
+            now = await in_db(state.read_state)(where, seen)
             if now["version"] != sent:
                 sent = now["version"]
                 yield line(now)

@@ -21,11 +21,12 @@ import os
 import threading
 import time
 import uuid
+from functools import partial
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from django.db import close_old_connections, transaction
+from django.db import connection, transaction
 
 from engine.match import MatchFormat
 from engine.rules import SEATS
@@ -71,21 +72,23 @@ class Command(BaseCommand):
                 # A thread of the bench makes its tables in the database directly,
                 # the way a bot would ask for one (creation is not what is timed).
                 with lock:
-                    close_old_connections()
-                    table = create_table(
-                        user=user,
-                        variant=variant,
-                        fmt=str(MatchFormat.default(variant)),
-                        rule_set=rule_set,
-                        others=[options["levels"]] * (SEATS[variant] - 1),
-                        bot_delay_ms=options["bot_delay_ms"],
-                        trick_pause_ms=options["trick_pause_ms"],
-                    )
-                    return Match.objects.filter(table=table).values_list("pk", flat=True).get()
+                    try:
+                        table = create_table(
+                            user=user,
+                            variant=variant,
+                            fmt=str(MatchFormat.default(variant)),
+                            rule_set=rule_set,
+                            others=[options["levels"]] * (SEATS[variant] - 1),
+                            bot_delay_ms=options["bot_delay_ms"],
+                            trick_pause_ms=options["trick_pause_ms"],
+                        )
+                        return Match.objects.filter(table=table).values_list("pk", flat=True).get()
+                    finally:
+                        connection.close()  # back to the pool: the thread plays a while
 
             until = time.monotonic() + options["seconds"]
             players = [
-                ApiBot(urls[n % len(urls)], token, lambda u=user: next_match(u), until, seed=n)
+                ApiBot(urls[n % len(urls)], token, partial(next_match, user), until, seed=n)
                 for n, (user, token) in enumerate(accounts)
             ]
             started = time.monotonic()
