@@ -54,11 +54,11 @@ class ApiBot(threading.Thread):
         match = self.next_match()
         while match is not None and time.monotonic() < self.until:
             try:
-                self._play(match)
+                over = self._play(match)
             except Exception as exc:  # report it; the run goes on with the others
                 self.record.errors.append(f"{type(exc).__name__}: {exc}")
                 return
-            self.record.matches += 1
+            self.record.matches += over
             match = self.next_match() if time.monotonic() < self.until else None
 
     def _post(self, path: str, body: dict) -> tuple[int, dict]:
@@ -76,7 +76,8 @@ class ApiBot(threading.Thread):
                     raise
         raise AssertionError("unreachable")
 
-    def _play(self, match: int) -> None:
+    def _play(self, match: int) -> bool:
+        """Play ``match`` until it is over (True) or the run ends."""
         stream = http.client.HTTPConnection(self.host, self.port, timeout=60)
         stream.request("GET", f"/api/bot/match/{match}/stream", headers=self.headers)
         answer = stream.getresponse()
@@ -87,7 +88,7 @@ class ApiBot(threading.Thread):
             while time.monotonic() < self.until:
                 raw = answer.readline()
                 if not raw:
-                    return
+                    return False
                 if not raw.strip():
                     continue
                 state = json.loads(raw)
@@ -97,7 +98,7 @@ class ApiBot(threading.Thread):
                     self.record.seen_ms.append((time.perf_counter() - waiting[1]) * 1000)
                     waiting = None
                 if state["over"]:
-                    return
+                    return True
                 if not state["legal"]:
                     continue
                 move = {"version": state["version"], "action": self.rng.choice(state["legal"])}
@@ -112,3 +113,4 @@ class ApiBot(threading.Thread):
                     self.record.errors.append(f"{status}: {body.get('error')}")
         finally:
             stream.close()
+        return False

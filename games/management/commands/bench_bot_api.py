@@ -8,7 +8,10 @@ the site: it makes its bot accounts and their tokens directly in the site's
 database, and for each bot a table against built-in bots (``--levels``, with
 ``--bot-delay-ms`` and ``--trick-pause-ms``; a new one when a match ends). Each
 bot (a thread, ``games/loadtest/botclient.py``) reads its match stream and
-answers each of its turns at once with a random legal action. It prints the
+answers each of its turns at once with a random legal action. The tables'
+timings are a person's table's by default (a built-in bot's 700 ms pause, a won
+trick shown 1 s); 0 for both makes every table play as fast as it can, a load
+the machine saturates under. It prints the
 move's round trip, p50 and p95: the POST answered (the move stored) and the move
 seen back on the bot's own stream; then deletes what it made. The last line is
 JSON. Bots are spread over the given servers (loopback only).
@@ -48,8 +51,12 @@ class Command(BaseCommand):
         parser.add_argument("--seconds", type=float, default=60.0)
         parser.add_argument("--variant", choices=sorted(SEATS), default="open_blot")
         parser.add_argument("--levels", choices=LEVELS, default="easy")
-        parser.add_argument("--bot-delay-ms", type=int, default=0)
-        parser.add_argument("--trick-pause-ms", type=int, default=0)
+        parser.add_argument(
+            "--bot-delay-ms", type=int, default=700, help="The built-in bots' pause (a table's)."
+        )
+        parser.add_argument(
+            "--trick-pause-ms", type=int, default=1000, help="How long a won trick stays."
+        )
         parser.add_argument("--keep", action="store_true", help="Keep the accounts and tables.")
 
     def handle(self, *args: object, **options: Any) -> None:
