@@ -378,3 +378,40 @@ def test_a_bot_at_a_person_s_table_plays_through_the_api(api_for, robot, make_ta
     assert where.seat == 1
     now = state.read_state(where)
     assert now["observation"]["seat"] == 1 and now["observation"]["hand_sizes"] == [12, 12]
+
+
+def test_a_bot_s_clock_runs_out_as_a_person_s(api_for, robot) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.live.plan.turns import plan
+
+    user, value = robot
+    made = _table(api_for(value), turn_seconds=5)
+    now = _my_turn(api_for(value), user, made["match"])
+    live = current(Table.objects.get(pk=made["table"]))
+    assert live.engine.to_act == now["seat"]
+    waiting = plan(live, timezone.now())
+    assert waiting.level is None  # the bot's own turn, its clock running
+    late = plan(live, waiting.at + timedelta(seconds=1))
+    assert late.level == "normal" and late.stand_in  # a stand-in plays it, as for a person
+
+
+def test_a_bot_resigns_and_says_only_quick_phrases(api_for, robot, settings) -> None:
+    from games.models import ChatMessage, Match
+
+    settings.BLOT_CHAT_BURST = (100, 10)
+    _user, value = robot
+    api = api_for(value)
+    made = _table(api)
+    said = api.post(f"/api/bot/match/{made['match']}/chat", {"phrase": "good-luck"})
+    assert said.status_code == 200
+    refused = api.post(f"/api/bot/match/{made['match']}/chat", {"text": "gg humans"})
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "refused"
+    assert [m.phrase for m in ChatMessage.objects.all()] == ["good-luck"]
+    assert api.post(f"/api/bot/match/{made['match']}/resign").status_code == 200
+    match = Match.objects.get(pk=made["match"])
+    assert match.status == Match.Status.FINISHED and match.winner == 1
+    again = api.post(f"/api/bot/match/{made['match']}/resign")
+    assert again.status_code == 409

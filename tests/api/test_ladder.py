@@ -164,6 +164,8 @@ def test_the_bot_leaderboard_ranks_bots_among_the_fixed_levels(make_bot, client)
     assert 'data-rank="1" data-player="ada"' in page
     assert page.count("data-bot-badge") == 2
     assert client.get("/bots/leaderboard/chess/").status_code == 404
+    people = client.get("/leaderboard/open-blot/").content.decode()
+    assert 'href="/bots/leaderboard/open-blot/" data-bot-leaderboard-link' in people
 
 
 def test_a_bot_s_page_shows_its_ladder_ratings(make_bot, alice) -> None:

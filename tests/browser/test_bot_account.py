@@ -2,7 +2,7 @@
 account and makes an API token on the account page (shown once), the bot plays
 through the API, and its name carries the bot mark at the table, where a person
 playing against it sees it; the bot leaderboard lists the built-in levels as
-fixed anchors. Screenshots at 1366×768 and 390×844 go to /tmp."""
+fixed anchors. Screenshots at 1366x768 and 390x844 go to /tmp."""
 
 from __future__ import annotations
 
