@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection
 from django.utils.translation import gettext as _
 
 from engine.actions import Action
@@ -23,6 +23,7 @@ from engine.observe import observe
 from engine.rules import SEATS
 from games.api.auth import ApiError, Caller
 from games.live.deliver import chat as chat_deliver
+from games.live.store import rows
 from games.live.submit.play import NotAllowed, NotYourSeat, Refused, StaleVersion, submit
 from games.models import (
     Challenge,
@@ -40,9 +41,6 @@ from games.services import chat as chat_service
 from games.services.errors import ServiceError
 from games.services.matches import deal_next_for
 from games.services.tables import create_table
-
-#: How often a state is read again when the table moved while it was read.
-CONSISTENT_READS = 5
 
 
 @dataclass(frozen=True)
@@ -76,54 +74,69 @@ def bot_seat(user_id: int, match_id: int) -> BotSeat:
     return BotSeat(row.match_id, match.table_id, row.index, match.variant, user_id, playing)
 
 
-def _version(table_id: int) -> int:
-    return Table.objects.filter(pk=table_id).values_list("version", flat=True).get()
+#: What a state is read from, and their aliases in its one statement.
+_SNAPSHOT = ((Match, "m"), (Seat, "s"), (Deal, "d"), (ScoreRow, "r"))
 
 
-@dataclass
-class Seen:
-    """What a stream keeps between its reads: the match score, which changes only
-    when a deal ends, is read again only then."""
+def _snapshot(where: BotSeat) -> tuple[Match, int, Seat, Deal | None, ScoreRow | None]:
+    """The match, the table's version, the bot's seat, the match's newest deal and
+    its newest score row, in one statement: one snapshot of the database, so the
+    version belongs to the deal read with it (plain SQL, as the move's own reads
+    are, ``games.live.store.rows``: no query is compiled on this path)."""
+    q = rows.quote
+    shapes = [rows.shape(model, alias) for model, alias in _SNAPSHOT]
 
-    score_of: tuple[int, str] | None = None
-    score: list[int] | None = None
+    def col(alias: str, name: str) -> str:
+        return f"{q(alias)}.{q(name)}"
 
-
-def read_state(where: BotSeat, seen: Seen | None = None) -> dict[str, Any]:
-    """One line of the match stream: the bot seat's view now.
-
-    The table's version is read with the match and again after the rest; a move
-    stored in between (the version differs) means another read, so the version
-    sent always belongs to the view sent with it."""
-    seen = seen or Seen()
-    for _attempt in range(CONSISTENT_READS):
-        match = (
-            Match.objects.select_related("table")
-            .only("status", "winner", "variant", "rules", "table__version")
-            .get(pk=where.match_id)
+    def newest(model: type[Deal] | type[ScoreRow], alias: str) -> str:
+        """``alias`` (a deal or a score row) is the match's newest one."""
+        return (
+            f"{col(alias, 'match_id')} = {col('m', 'id')} AND {col(alias, 'number')} = "
+            f"(SELECT MAX({col('x', 'number')}) FROM {q(model._meta.db_table)} {q('x')} "
+            f"WHERE {col('x', 'match_id')} = {col('m', 'id')})"
         )
-        before = match.table.version
-        deal = Deal.objects.filter(match_id=where.match_id).order_by("-number").first()
-        seat = Seat.objects.only("left_at").get(table_id=where.table_id, index=where.seat)
-        key = (0, "") if deal is None else (deal.number, deal.status)
-        if seen.score_of != key or seen.score is None:
-            row = ScoreRow.objects.filter(match_id=where.match_id).order_by("-number").first()
-            seen.score_of, seen.score = key, list(row.totals) if row is not None else [0, 0]
-        after = _version(where.table_id)
-        if before == after:
-            break
-        seen.score_of = None  # read it again with the rest
+
+    sql = (
+        f"SELECT {col('t', 'version')}, {', '.join(shape.columns for shape in shapes)} "
+        f"FROM {q(Match._meta.db_table)} {q('m')} "
+        f"INNER JOIN {q(Table._meta.db_table)} {q('t')} "
+        f"ON {col('t', 'id')} = {col('m', 'table_id')} "
+        f"INNER JOIN {q(Seat._meta.db_table)} {q('s')} "
+        f"ON {col('s', 'table_id')} = {col('t', 'id')} AND {col('s', 'index')} = %s "
+        f"LEFT JOIN {q(Deal._meta.db_table)} {q('d')} ON {newest(Deal, 'd')} "
+        f"LEFT JOIN {q(ScoreRow._meta.db_table)} {q('r')} ON {newest(ScoreRow, 'r')} "
+        f"WHERE {col('m', 'id')} = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [where.seat, where.match_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise not_your_match()
+    built, start = [], 1
+    for shape in shapes:
+        present = row[start] is not None  # the primary key comes first
+        built.append(shape.build(row, start=start) if present else None)
+        start += len(shape.attnames)
+    match, seat, deal, score = built
+    assert match is not None and seat is not None  # inner joins: both are there
+    return match, row[0], seat, deal, score
+
+
+def read_state(where: BotSeat) -> dict[str, Any]:
+    """One line of the match stream: the bot seat's view now."""
+    match, version, seat, deal, score = _snapshot(where)
     playing = match.status == Match.Status.PLAYING
     state: dict[str, Any] = {
         "type": "state",
-        "version": after,
+        "version": version,
         "match": where.match_id,
         "seat": where.seat,
         "deal": None if deal is None else deal.number,
         "to_act": None,
         "legal": [],
         "observation": None,
-        "score": seen.score,
+        "score": list(score.totals) if score is not None else [0, 0],
         "over": not playing,
         "winner": None if playing else match.winner,
     }
@@ -364,17 +377,16 @@ def table(caller: Caller, data: dict[str, Any], address: str | None) -> dict[str
     rule_set = RuleSetConfig.objects.filter(variant=variant, is_default=True).first()
     if rule_set is None:
         raise ApiError(400, "refused", _("This variant has no default rule set."))
-    with transaction.atomic():
-        made = _service(
-            create_table,
-            user=user,
-            variant=variant,
-            fmt=_text(data.get("format")) or _default_format(variant),
-            rule_set=rule_set,
-            others=levels,
-            address=address,
-            **timing,
-        )
+    made = _service(
+        create_table,
+        user=user,
+        variant=variant,
+        fmt=_text(data.get("format")) or _default_format(variant),
+        rule_set=rule_set,
+        others=levels,
+        address=address,
+        **timing,
+    )
     match_id = Match.objects.filter(table_id=made.pk).values_list("pk", flat=True).get()
     return {"match": match_id, "table": made.pk, "seat": 0, "url": made.get_absolute_url()}
 

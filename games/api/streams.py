@@ -70,12 +70,20 @@ class Listener:
         self._pump: asyncio.Task[None] | None = None
 
     async def open(self, groups: list[str]) -> None:
+        """Join ``groups``; without a channel layer (Redis away) the stream looks
+        again at every keep-alive instead."""
         if self.layer is None:
             return
-        self.channel = self.name = await self.layer.new_channel()
-        for group in groups:
-            await self.layer.group_add(group, self.channel)
-            self.groups.append(group)
+        try:
+            self.channel = self.name = await self.layer.new_channel()
+            for group in groups:
+                await self.layer.group_add(group, self.channel)
+                self.groups.append(group)
+        except Exception:
+            log.warning("api stream: no channel layer; looking at every keep-alive")
+            await self.close()
+            self.layer = None
+            return
         self._pump = asyncio.get_running_loop().create_task(self._receive())
 
     async def _receive(self) -> None:
@@ -120,8 +128,10 @@ class Listener:
                 log.debug("api stream: could not leave %s", group, exc_info=True)
 
 
-def take_stream(caller: Caller) -> None:
-    """Count one more open stream of the token; 429 past ``BLOT_API_STREAMS_PER_TOKEN``."""
+def check_room(caller: Caller) -> None:
+    """429 when the token holds ``BLOT_API_STREAMS_PER_TOKEN`` streams open here
+    already. The stream counts itself once it runs (:func:`take_stream`): a
+    response never started, its client gone first, holds no place."""
     most = settings.BLOT_API_STREAMS_PER_TOKEN
     if _open.get(caller.token_id, 0) >= most:
         raise ApiError(
@@ -131,6 +141,9 @@ def take_stream(caller: Caller) -> None:
             % {"count": most},
             {"Retry-After": str(settings.BLOT_API_KEEPALIVE_S)},
         )
+
+
+def take_stream(caller: Caller) -> None:
     _open[caller.token_id] = _open.get(caller.token_id, 0) + 1
 
 
@@ -177,6 +190,7 @@ async def match_stream(
         for code, _name in settings.LANGUAGES
     ]
     opened = False
+    take_stream(caller)
     try:
         await listener.open(groups)
         # The seat's player is connected while the stream is open (its channel is
@@ -187,10 +201,9 @@ async def match_stream(
         opened = True
         sent = -1
         read_for: int | None = None  # the deal whose result the bot has had
-        seen = state.Seen()
         keepalive = settings.BLOT_API_KEEPALIVE_S
         while True:
-            now = await in_db(state.read_state)(where, seen)
+            now = await in_db(state.read_state)(where)
             if now["version"] != sent:
                 sent = now["version"]
                 yield line(now)
@@ -225,6 +238,7 @@ async def event_stream(caller: Caller, language: str) -> AsyncIterator[bytes]:
     watch = TokenWatch(caller)
     ensure_process_tasks()
     opened = False
+    take_stream(caller)
     try:
         await listener.open([person_group(caller.user_id)])
         presence.live_set.open(listener.name, None, caller.user_id, None)

@@ -126,14 +126,14 @@ def account(request: HttpRequest, caller: Caller) -> dict[str, Any]:
 
 @stream("play")
 async def event_stream(request: HttpRequest, caller: Caller) -> HttpResponseBase:
-    streams.take_stream(caller)
+    streams.check_room(caller)
     return _lines(streams.event_stream(caller, _language(request)))
 
 
 @stream("play")
 async def match_stream(request: HttpRequest, caller: Caller, match_id: int) -> HttpResponseBase:
     where = await in_db(state.bot_seat)(caller.user_id, match_id)
-    streams.take_stream(caller)
+    streams.check_room(caller)
     return _lines(streams.match_stream(caller, where, _language(request)))
 
 
