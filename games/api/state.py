@@ -211,7 +211,19 @@ def play(caller: Caller, match_id: int, version: int, action: Action) -> int:
         raise ApiError(422, "illegal_action", str(exc.message)) from None
     except NotYourSeat as exc:
         raise ApiError(403, "not_your_seat", str(exc.message)) from None
-    except Refused as exc:  # between deals: no deal is being played
+    except Refused as exc:
+        # A seat a bot or a stand-in plays now (the bot's seat taken by a bot,
+        # or left), or no deal being played (between deals). Asked only now:
+        # a move that goes through costs no query for it.
+        mine = Seat.objects.filter(
+            table_id=where.table_id,
+            index=where.seat,
+            user_id=caller.user_id,
+            bot_level__isnull=True,
+            left_at__isnull=True,
+        ).exists()
+        if not mine:
+            raise ApiError(403, "not_your_seat", str(exc.message)) from None
         raise ApiError(409, "not_playing", str(exc.message)) from None
 
 

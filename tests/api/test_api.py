@@ -415,3 +415,22 @@ def test_a_bot_resigns_and_says_only_quick_phrases(api_for, robot, settings) -> 
     assert match.status == Match.Status.FINISHED and match.winner == 1
     again = api.post(f"/api/bot/match/{made['match']}/resign")
     assert again.status_code == 409
+
+
+def test_a_bot_that_left_its_seat_is_refused_with_403(
+    api_for, robot, make_table, alice
+) -> None:
+    from games.services import seating
+
+    user, value = robot
+    table = make_table(alice, "open_blot")
+    join_seat(table.pk, user, 1)
+    match = table.matches.get()
+    seating.leave(table.pk, user)  # alice plays on; a stand-in plays the bot's seat
+    version = _version(table.pk)
+    answer = api_for(value).post(
+        f"/api/bot/match/{match.pk}/action",
+        {"version": version, "action": {"seat": 1, "type": "pass"}},
+    )
+    assert answer.status_code == 403 and answer.json()["error"]["code"] == "not_your_seat"
+    assert _version(table.pk) == version

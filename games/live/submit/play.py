@@ -46,16 +46,17 @@ class Refused(Exception):
         self.message = message
 
 
+class NotYourSeat(Refused):
+    """A person's move for a seat that is not theirs at that moment: their
+    socket has not yet heard that the seat changed hands."""
+
+
 class StaleVersion(Refused):
-    """Refused: the move was made on a version of the table that is not the current one."""
+    """A move made on a version of the table that is not the current one."""
 
 
 class NotAllowed(Refused):
-    """Refused: the engine does not allow that move now."""
-
-
-class NotYourSeat(Refused):
-    """Refused: the mover may not act for that seat (a bot's, a left one, another's)."""
+    """A move the engine does not allow now."""
 
 
 @dataclass(frozen=True)
@@ -155,14 +156,15 @@ def submit(
     action: Action,
     version: int,
     *,
+    user_id: int | None = None,
     by_server: bool = False,
     stand_in: bool = False,
-    user_id: int | None = None,
 ) -> int:
     """Apply ``action`` to the table's current deal if ``version`` is current.
 
-    ``user_id``: the person (or bot account) acting; the seat must be theirs
-    at this moment. ``by_server`` marks a move the server makes itself (a bot seat, or a timed-out
+    A move may name the person making it (``user_id``: the Bot API's bot): it
+    is applied only while the action's seat is theirs, checked here under the
+    table's lock. ``by_server`` marks a move the server makes itself (a bot seat, or a timed-out
     or absent player's turn); the caller has checked the seat is its to play.
     ``stand_in``: the server plays for a person whose clock ran out or who is
     away, and their seat is marked so (a stand-in plays it until they are back).
@@ -186,11 +188,11 @@ def submit(
         if not by_server:
             mover = by_index.get(action.seat)
             if mover is not None and mover.bot_level is not None:
-                raise NotYourSeat(_("A bot plays that seat."))
-            if mover is not None and mover.left_at is not None:
-                raise NotYourSeat(_("You have left this seat; return to it to play."))
+                raise Refused(_("A bot plays that seat."))
             if user_id is not None and (mover is None or mover.user_id != user_id):
                 raise NotYourSeat(_("You can only act for your own seat."))
+            if mover is not None and mover.left_at is not None:
+                raise Refused(_("You have left this seat; return to it to play."))
         mover = by_index.get(action.seat)
         if mover is not None and mover.user_id is not None and mover.left_at is None:
             # A person playing their own card is back; a stand-in playing for
