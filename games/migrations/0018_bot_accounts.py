@@ -4,6 +4,8 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+import games.models.bots
+
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -113,7 +115,10 @@ class Migration(migrations.Migration):
                 ),
                 ("mu", models.FloatField(default=1500.0, verbose_name="skill estimate")),
                 ("sigma", models.FloatField(default=250.0, verbose_name="uncertainty")),
-                ("shown", models.IntegerField(default=1000, verbose_name="rating")),
+                (
+                    "shown",
+                    models.IntegerField(default=games.models.bots.new_shown, verbose_name="rating"),
+                ),
                 ("matches", models.PositiveIntegerField(default=0, verbose_name="rated matches")),
                 (
                     "last_played",

@@ -14,9 +14,14 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from engine.ratings import MU0, SIGMA0, is_provisional, shown
+from engine.ratings import MU0, SIGMA0, Skill, is_provisional
 from games.models.choices import Variant
 from games.models.matches import Match
+
+
+def new_shown() -> int:
+    """A new bot's shown rating (the engine's, for a new skill estimate)."""
+    return Skill().shown
 
 
 class BotAccount(models.Model):
@@ -91,7 +96,7 @@ class BotRating(models.Model):
     variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
     mu = models.FloatField(_("skill estimate"), default=MU0)
     sigma = models.FloatField(_("uncertainty"), default=SIGMA0)
-    shown = models.IntegerField(_("rating"), default=shown(MU0, SIGMA0))
+    shown = models.IntegerField(_("rating"), default=new_shown)
     matches = models.PositiveIntegerField(_("rated matches"), default=0)
     last_played = models.DateTimeField(_("last rated match"), null=True, blank=True)
 

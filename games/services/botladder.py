@@ -312,7 +312,7 @@ def pair_willing(rng: random.Random | None = None) -> list[Table]:
             )
         )
         rng.shuffle(bots)  # bots of one rating meet different opponents each time
-        bots.sort(key=lambda u: shown.get(u, maths.shown(maths.MU0, maths.SIGMA0)))
+        bots.sort(key=lambda u: shown.get(u, maths.Skill().shown))
         for first, second in zip(bots[0::2], bots[1::2], strict=False):
             pair = [first, second]
             rng.shuffle(pair)
