@@ -372,3 +372,25 @@ BLOT_BOT_BUDGET_S = env_int("BLOT_BOT_BUDGET_MS", 200) / 1000
 #: how long without one a connection counts as gone (a crashed server's sockets).
 BLOT_PRESENCE_HEARTBEAT_S = env_int("BLOT_PRESENCE_HEARTBEAT_S", 10)
 BLOT_PRESENCE_STALE_S = env_int("BLOT_PRESENCE_STALE_S", 60)
+
+# --- The Bot API (games/api, docs/bot-api.md). Calls per token per minute: past
+# BLOT_API_SLOW_AFTER_PER_MINUTE each call waits BLOT_API_SLOWDOWN_MS before it is
+# answered; past BLOT_API_CALLS_PER_MINUTE it is refused (429, Retry-After) until
+# the minute is over. Counted in the shared cache, so the limit holds across
+# every Daphne.
+BLOT_API_CALLS_PER_MINUTE = env_int("BLOT_API_CALLS_PER_MINUTE", 600)
+BLOT_API_SLOW_AFTER_PER_MINUTE = env_int("BLOT_API_SLOW_AFTER_PER_MINUTE", 300)
+BLOT_API_SLOWDOWN_MS = env_int("BLOT_API_SLOWDOWN_MS", 500)
+#: Streams one token may hold open at once in one Daphne process.
+BLOT_API_STREAMS_PER_TOKEN = env_int("BLOT_API_STREAMS_PER_TOKEN", 32)
+#: An idle stream sends a newline this often, so proxies do not cut it.
+BLOT_API_KEEPALIVE_S = env_int("BLOT_API_KEEPALIVE_S", 7)
+#: A bot's event stream looks at its challenges and matches at least this often
+#: (announcements wake it at once; the look catches anything announced while
+#: the channel layer was away).
+BLOT_API_EVENT_POLL_S = env_int("BLOT_API_EVENT_POLL_S", 5)
+#: The worker pairs willing bots for rated ladder matches this often (0: never).
+BLOT_BOT_LADDER_EVERY_S = env_int("BLOT_BOT_LADDER_EVERY_S", 0)
+#: Whether a rated match between people and bot accounts moves the people's
+#: ratings too (the bots' ladder ratings always move).
+BLOT_BOT_MATCHES_RATE_PEOPLE = env_bool("BLOT_BOT_MATCHES_RATE_PEOPLE", False)

@@ -1,9 +1,10 @@
-"""Top-level URLs: the admin, accounts, and the games app."""
+"""Top-level URLs: the admin, the Bot API, accounts, and the games app."""
 
 from django.contrib import admin
 from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/", include("games.api.urls")),
     path("", include("games.urls")),
 ]

@@ -8,6 +8,8 @@ table all name things through this module, so each has one translation.
 
 from __future__ import annotations
 
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -15,6 +17,7 @@ from engine.cards import NO_TRUMP, TRUMP_CODES
 from engine.errors import EngineError
 from engine.match import MatchFormat
 from engine.rules import BELOTE, OPEN_BLOT
+from games.models import Participant, Player, Seat
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SUIT_COLORS = {"C": "black", "D": "red", "H": "red", "S": "black"}
@@ -158,3 +161,23 @@ def unrated_label(reason: str, meetings: int) -> str:
         "matches against each other in the last 24 hours.",
         meetings,
     ) % {"count": meetings}
+def is_bot_account(who: object) -> bool:
+    """Whether ``who`` (a user, a player profile, a match participant or a seat)
+    is a bot account's."""
+    if isinstance(who, Participant):
+        return who.bot_account  # as it was when the match started
+    if isinstance(who, Player):
+        return who.is_bot
+    if isinstance(who, Seat):
+        who = who.user
+    player = getattr(who, "player", None)
+    return bool(player is not None and player.is_bot)
+
+
+def bot_badge() -> SafeString:
+    """The mark beside a bot account's name, wherever a name is shown."""
+    return format_html(
+        '<span class="bot-badge" data-bot-badge title="{}">{}</span>',
+        _("A program plays this account through the Bot API."),
+        _("BOT"),
+    )

@@ -5,6 +5,7 @@ from django.urls import path
 
 from games.views import (
     accounts,
+    bots,
     help,
     language,
     leaderboard,
@@ -41,6 +42,15 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("accounts/profile/", accounts.profile_edit, name="profile_edit"),
+    # Bot accounts: the upgrade, API tokens, ladder games; the bot leaderboard.
+    path("accounts/bot/", bots.become_bot, name="become_bot"),
+    path("accounts/bot/tokens/", bots.token_create, name="token_create"),
+    path("accounts/bot/tokens/<int:pk>/revoke/", bots.token_revoke, name="token_revoke"),
+    path("accounts/bot/ladder/", bots.ladder, name="bot_ladder"),
+    path("bots/leaderboard/", bots.bot_leaderboard, name="bot_leaderboard"),
+    path(
+        "bots/leaderboard/<slug:variant>/", bots.bot_leaderboard, name="bot_leaderboard_variant"
+    ),
     path("players/<str:username>/", accounts.profile, name="profile"),
     # Following players and challenging them (games/views/social.py).
     path(

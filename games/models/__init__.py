@@ -1,6 +1,7 @@
 """Models of the games app, one module per concern."""
 
 from games.models.analysis import DealAnalysis
+from games.models.bots import ApiToken, BotAccount, BotRating, BotRatingChange
 from games.models.chat import (
     ChatMessage,
     ChatMute,
@@ -29,7 +30,11 @@ from games.models.tournaments import Entrant, Kind, Pairing, Tournament, Tournam
 
 __all__ = [
     "AccessMark",
+    "ApiToken",
+    "BotAccount",
     "BotLevel",
+    "BotRating",
+    "BotRatingChange",
     "Challenge",
     "ChatMessage",
     "ChatMute",

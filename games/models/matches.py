@@ -95,6 +95,8 @@ class Participant(models.Model):
         _("bot level"), max_length=10, choices=BotLevel.choices, null=True, blank=True
     )
     name = models.CharField(_("name"), max_length=40)
+    #: The seat was a bot account's when the match started (its name is badged).
+    bot_account = models.BooleanField(_("bot account"), default=False)
     # The number a bot is called by when it is not its seat's: a tournament's bot
     # entrant keeps its entrant number on every table (0: a tournament partner bot).
     bot_number = models.PositiveSmallIntegerField(_("bot number"), null=True, blank=True)

@@ -44,6 +44,9 @@ class Player(models.Model):
         default=settings.LANGUAGE_CODE,
     )
     created_at = models.DateTimeField(_("joined"), auto_now_add=True)
+    #: A bot account (``games.models.bots``): its name carries a bot badge
+    #: wherever it is shown. Set once, by ``games.services.bots``, never undone.
+    is_bot = models.BooleanField(_("bot account"), default=False, editable=False)
 
     class Meta:
         ordering = ["display_name"]

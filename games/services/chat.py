@@ -51,7 +51,7 @@ from games.models import (
     Table,
     Tournament,
 )
-from games.services import changes
+from games.services import bots, changes
 from games.services.errors import ServiceError
 
 #: The longest free-text message, in characters (after cleaning).
@@ -204,6 +204,8 @@ def post(where: Where, user: Any, *, phrase: object = None, text: object = None)
     else:
         raise ServiceError(_("There is no such room here."))
     if "text" in said:
+        if bots.is_bot(user):
+            raise ServiceError(_("A bot account can send only the quick phrases."))
         if not free_text_on(where):
             raise ServiceError(_("Free text is switched off here; use the quick phrases."))
         if (

@@ -49,15 +49,30 @@ def start_match(table: Table) -> Match:
             user=s.user,
             bot_level=s.bot_level,
             name=_seat_name(s.user, s.bot_level, s.index),
+            bot_account=_is_bot_account(s.user),
         )
         for s in seats
     )
     deal_new(match, number=1, dealer=match.first_dealer)
+    announce_to_bots(match)
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status"])
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
     table.refresh_from_db(fields=["version"])
     return match
+
+
+def announce_to_bots(match: Match) -> None:
+    """Tell the bot accounts seated in ``match`` that it started or ended: their
+    event streams (the Bot API) wake at once instead of at their next look."""
+    bots = Participant.objects.filter(match=match, bot_account=True, user__isnull=False)
+    for user_id in bots.values_list("user_id", flat=True):
+        announce_to_user(user_id, "bot-match", {"match": match.pk})
+
+
+def _is_bot_account(user) -> bool:
+    player = getattr(user, "player", None) if user is not None else None
+    return bool(player is not None and player.is_bot)
 
 
 def _seat_name(user, bot_level: str | None, index: int) -> str:
@@ -165,6 +180,7 @@ def end_match(match: Match, table: Table, winner: int | None) -> None:
     table.wakeup_at = None
     table.save(update_fields=["status", "wakeup_at"])
     rate_match(match)  # a rated match changes its players' ratings now
+    announce_to_bots(match)
     if match.tournament_id is not None:
         Tournament.objects.filter(pk=match.tournament_id).update(wakeup_at=now)
         # Its people's "your match is ready" goes (pushed to their open pages).

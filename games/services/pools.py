@@ -59,6 +59,7 @@ from games.models import (
     Table,
 )
 from games.models.choices import BotLevel, Variant
+from games.services.bots import is_bot
 from games.services.changes import announce_to_user
 from games.services.errors import ServiceError
 from games.services.matches import start_match
@@ -146,6 +147,8 @@ def join(
     friend joins the same pool naming ``user``."""
     if variant not in Variant.values:
         raise ServiceError(_("Unknown variant."))
+    if is_bot(user):
+        raise ServiceError(_("Play now is for people. A bot account plays through the Bot API."))
     parsed = check_format(variant, fmt)
     if rated and bots_ok:
         raise ServiceError(_("Bots can fill only a casual game: rated games are for people only."))

@@ -185,6 +185,8 @@ def rate_match(match: Match) -> list[RatingChange]:
         people = {p.index: p.user_id for p in participants if p.user_id is not None}
         if not participants or len(people) != len(participants) or match.winner is None:
             return []  # rated play is people only
+        if any(p.bot_account for p in participants):
+            return []  # a bot account's match is rated on the bot ladder (services/botladder.py)
         lost = forfeits(match, participants)
         now = match.finished_at or timezone.now()
         sides = [[p for p in participants if p.side == side] for side in (0, 1)]
@@ -256,6 +258,7 @@ def rate_unrated(limit: int = 50) -> int:
         Match.objects.filter(rated=True, status=Match.Status.FINISHED, winner__isnull=False)
         .filter(finished_at__gte=recent)
         .exclude(participants__user__isnull=True)
+        .exclude(participants__bot_account=True)
         .filter(~Exists(RatingChange.objects.filter(match=OuterRef("pk"))))
         .filter(~Exists(UnratedMatch.objects.filter(match=OuterRef("pk"))))
         .order_by("finished_at")[:limit]

@@ -32,6 +32,7 @@ from django.utils.translation import ngettext
 from engine.rules import BELOTE, SEATS
 from games import ratelimit
 from games.models import BotLevel, Challenge, Follow, Player, RuleSetConfig, Seat, Table, names
+from games.services import bots
 from games.services.changes import announce_to_user
 from games.services.errors import ServiceError
 from games.services.matches import start_match
@@ -371,7 +372,11 @@ def _open_table(challenge: Challenge) -> Table:
     if SEATS[challenge.variant] == 4:
         people[2] = challenge.partner_id
         people[3] = None
-    fill = None if challenge.rated else FILL_LEVEL
+    # Rated play among people waits for a person in a seat nobody was named for;
+    # a rated match with a bot account is a ladder match, where a built-in bot
+    # counts at its fixed rating, so it fills the seat.
+    named = [user_id for user_id in people.values() if user_id is not None]
+    fill = None if challenge.rated and not bots.bot_ids(named) else FILL_LEVEL
     Seat.objects.bulk_create(
         Seat(table=table, index=index, user_id=user_id, bot_level=None if user_id else fill)
         for index, user_id in people.items()

@@ -13,6 +13,7 @@ from games.labels import SUIT_COLORS, SUIT_SYMBOLS
 register = template.Library()
 
 register.simple_tag(labels.table_tip, name="table_tip")
+register.simple_tag(labels.bot_badge, name="bot_mark")
 for _filter in (
     labels.kind_label,
     labels.format_label,
@@ -22,6 +23,13 @@ for _filter in (
     labels.rule_set_label,
 ):
     register.filter(_filter.__name__, _filter)
+
+
+@register.filter
+def bot_badge(who: object) -> str:
+    """``{{ user|bot_badge }}``: the bot mark after a bot account's name (a user,
+    player, participant or seat); nothing for anyone else."""
+    return labels.bot_badge() if labels.is_bot_account(who) else ""
 
 
 @register.simple_tag

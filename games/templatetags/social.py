@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from games import labels
 from games.forms.social import ChallengeForm
 from games.live.draw import notices
 from games.services import social
@@ -56,8 +58,11 @@ def player_social(context: template.Context, person: Any) -> dict[str, object]:
 @register.filter
 def person_name(user: Any) -> str:
     """A person as others see them: their display name (their username before
-    they have a profile); nobody: empty."""
+    they have a profile), with the bot mark for a bot account; nobody: empty."""
     if user is None:
         return ""
     player = getattr(user, "player", None)
-    return player.display_name if player is not None else user.get_username()
+    name = player.display_name if player is not None else user.get_username()
+    if labels.is_bot_account(user):
+        return format_html("{}{}", name, labels.bot_badge())
+    return name

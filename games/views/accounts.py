@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
@@ -21,9 +23,10 @@ from games import ratelimit
 from games.forms import ProfileForm, SignupForm
 from games.models import Match, Player, Variant
 from games.models.players import default_display_name
-from games.services import fairplay, ratings
+from games.services import botladder, fairplay, ratings
 from games.services.tournaments import tournaments_of
 from games.views import rating_graph
+from games.views.botsection import account_context
 from games.views.requests import SignedInRequest
 
 #: Two people asking for one name at the same instant: both pass the check, the
@@ -106,6 +109,15 @@ def _ratings(user) -> list[dict]:
     return shown
 
 
+def _bot_ratings(user) -> list[dict]:
+    """A bot account's rating on the bot ladder in each variant."""
+    found = botladder.ratings_of(user.pk)
+    return [
+        {"variant": variant, "label": label, "rating": found[variant]}
+        for variant, label in Variant.choices
+    ]
+
+
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     user = get_object_or_404(get_user_model(), username=username)
     player, _created = Player.objects.get_or_create(
@@ -126,20 +138,37 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "matches": matches,
             "own": own,
             "tournament_entries": tournaments_of(user)[:50],
-            "ratings": _ratings(user),
+            "ratings": [] if player.is_bot else _ratings(user),
+            "bot_ratings": _bot_ratings(user) if player.is_bot else [],
         },
     )
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def profile_edit(request: SignedInRequest) -> HttpResponse:
+def account_page(
+    request: SignedInRequest, *, form: ProfileForm | None = None, status: int = 200, **shown: Any
+) -> HttpResponse:
+    """The account page: the profile form and the bot section (``shown``: a bot
+    form with its errors, or a token just made)."""
+    if form is None:
+        form = ProfileForm(instance=_own_player(request))
+    context = {"form": form, **account_context(request.user, **shown)}
+    return render(request, "games/profile_edit.html", context, status=status)
+
+
+def _own_player(request: SignedInRequest) -> Player:
     player, _created = Player.objects.get_or_create(
         user=request.user,
         defaults={
             "display_name": default_display_name(request.user.get_username(), request.user.pk)
         },
     )
+    return player
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile_edit(request: SignedInRequest) -> HttpResponse:
+    player = _own_player(request)
     form = ProfileForm(request.POST or None, instance=player)
     if request.method == "POST" and form.is_valid():
         try:
@@ -147,7 +176,7 @@ def profile_edit(request: SignedInRequest) -> HttpResponse:
                 form.save()
         except IntegrityError:  # the check passed, then someone took the name first
             form.add_error("display_name", NAME_JUST_TAKEN)
-            return render(request, "games/profile_edit.html", {"form": form})
+            return account_page(request, form=form)
         messages.success(request, _("Profile saved."))
         response = redirect(reverse("profile", args=[request.user.get_username()]))
         response.set_cookie(
@@ -155,4 +184,4 @@ def profile_edit(request: SignedInRequest) -> HttpResponse:
         )
         translation.activate(player.language)
         return response
-    return render(request, "games/profile_edit.html", {"form": form})
+    return account_page(request, form=form)

@@ -37,6 +37,7 @@ def leaderboard(request: HttpRequest, variant: str = "belote") -> HttpResponse:
     mine = ratings.standing(request.user, engine_variant) if request.user.is_authenticated else None
     context = {
         "variant": engine_variant,
+        "variant_slug": variant,
         "variant_label": Variant(engine_variant).label,
         "board": board,
         "mine": mine,

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from games.labels import is_bot_account
 from games.live.draw import drawing
 from games.models import ChatMessage, Phrase, Room
 from games.services import chat as chat_service
@@ -83,6 +84,7 @@ def message_view(message: ChatMessage) -> dict[str, Any]:
         "id": message.pk,
         "author": author,
         "name": name,
+        "bot": is_bot_account(message.author),
         "said": said(message),
         "phrase": message.phrase,
         "iso": when.isoformat(timespec="seconds"),

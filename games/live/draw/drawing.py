@@ -31,7 +31,14 @@ from django.utils.translation import gettext
 from markupsafe import Markup
 from markupsafe import escape as markupsafe_escape
 
-from games.labels import kind_label, marker_label, suit_color, table_tip, trump_label
+from games.labels import (
+    bot_badge,
+    kind_label,
+    marker_label,
+    suit_color,
+    table_tip,
+    trump_label,
+)
 from games.live.draw.cards import live_card
 
 #: Where the live table's templates are (their names are ``live/...``).
@@ -136,7 +143,7 @@ def environment() -> jinja2.Environment:
         finalize=escape,
         auto_reload=settings.DEBUG,
     )
-    env.globals.update(_=word, live_card=live_card, table_tip=table_tip)
+    env.globals.update(_=word, live_card=live_card, table_tip=table_tip, bot_badge=bot_badge)
     env.filters.update(
         join=_join, kind_label=kind_label, marker_label=marker_label, trump_label=trump_label,
         suit_color=suit_color,

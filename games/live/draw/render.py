@@ -223,6 +223,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     seat_ratings: dict[int, str] = _once(
         "seat_ratings", lambda: seat_rating_labels(participants)
     )
+    bot_accounts = {p.index for p in participants if p.bot_account}
     # Finished deals' action logs are never drawn: only the shown deal's log is
     # read (one deferred load), so a frame costs the same at deal 1 and deal 40.
     deals = _once("deals", lambda: list(match.deals.order_by("number").defer("actions")))
@@ -300,6 +301,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
             "is_taker": s == obs.taker,
             "hand_size": obs.hand_sizes[s],
             "is_bot": s in bots,
+            "bot_account": s in bot_accounts,
             "stand_in": s in stand_ins,
             "timed_out": s in timed_out,
             "resigned": s in resigned,

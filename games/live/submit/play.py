@@ -51,6 +51,14 @@ class NotYourSeat(Refused):
     socket has not yet heard that the seat changed hands."""
 
 
+class StaleVersion(Refused):
+    """A move made on a version of the table that is not the current one."""
+
+
+class NotAllowed(Refused):
+    """A move the engine does not allow now."""
+
+
 @dataclass(frozen=True)
 class Live:
     """A playing table's current deal, rebuilt from its stored actions."""
@@ -171,7 +179,7 @@ def submit(
             raise Table.DoesNotExist(f"no table {table_id}")
         table = found[0]
         if table.version != version:
-            raise Refused(_("The table has moved on; your view was out of date."))
+            raise StaleVersion(_("The table has moved on; your view was out of date."))
         live = current(table)
         if live is None:
             raise Refused(_("No deal is being played at this table."))
@@ -199,7 +207,7 @@ def submit(
         try:
             events = live.engine.apply(action)
         except IllegalAction as exc:
-            raise Refused(
+            raise NotAllowed(
                 _("That move is not allowed now: %(reason)s.")
                 % {"reason": reason_text(exc.reason)}
             ) from None
