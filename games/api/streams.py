@@ -186,7 +186,7 @@ async def match_stream(
     watch = TokenWatch(caller)
     ensure_process_tasks()
     groups = [
-        frames.viewpoint_group(where.table_id, where.seat, code)
+        frames.viewpoint_group(where.table_id, where.seat, code, holder=caller.user_id)
         for code, _name in settings.LANGUAGES
     ]
     opened = False
