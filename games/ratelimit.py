@@ -187,16 +187,3 @@ def one_at_a_time(scope: str, who: str) -> Iterator[None]:
             if shared().get(key) == token:
                 shared().delete(key)
 
-
-def record(scope: str, who: str, limit: Limit) -> None:
-    """Count one action of ``who`` in ``scope``."""
-    key = _key(scope, who, limit, time.time())
-    try:
-        # add() then incr(): both atomic on Redis, so concurrent processes count right.
-        shared().add(key, 0, timeout=limit.seconds + 1)
-        try:
-            shared().incr(key)
-        except ValueError:  # the window ended between add() and incr()
-            shared().add(key, 1, timeout=limit.seconds + 1)
-    except Exception:  # the cache is down: the action stands, uncounted
-        _cache_trouble.warning("rate limits: the cache cannot be written; not counting")

@@ -29,6 +29,14 @@ from games.services.errors import ServiceError
 from games.services.ratings import rate_match
 
 
+def in_running_rated_match(user_id: int) -> bool:
+    """Whether the person plays a rated match now: one rated match at a time,
+    whichever way the next would begin (a pool, a challenge, a seat taken)."""
+    return Participant.objects.filter(
+        user_id=user_id, match__rated=True, match__status=Match.Status.PLAYING
+    ).exists()
+
+
 def start_match(table: Table) -> Match:
     """Create the match and its first deal. The caller holds ``table``'s row lock."""
     seats = list(table.seats.select_related("user__player"))

@@ -62,7 +62,7 @@ from games.models.choices import BotLevel, Variant
 from games.services.bots import is_bot
 from games.services.changes import announce_to_user
 from games.services.errors import ServiceError
-from games.services.matches import start_match
+from games.services.matches import in_running_rated_match, start_match
 from games.services.tables import check_format
 
 #: The level that fills a casual table for people who asked for bots.
@@ -78,12 +78,6 @@ USUAL_WAIT_WITHIN = timedelta(hours=24)
 USUAL_WAIT_OF = 20
 #: Waits older than this are deleted by the pass.
 FORGET_WAITS_AFTER = timedelta(days=7)
-
-
-def in_running_rated_match(user_id: int) -> bool:
-    return Participant.objects.filter(
-        user_id=user_id, match__rated=True, match__status=Match.Status.PLAYING
-    ).exists()
 
 
 def running_table_of(user_id: int) -> Table | None:

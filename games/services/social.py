@@ -29,14 +29,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from engine.match import MatchFormat
 from engine.rules import BELOTE, SEATS
 from games import ratelimit
 from games.models import BotLevel, Challenge, Follow, Player, RuleSetConfig, Seat, Table, names
 from games.services import bots
 from games.services.changes import announce_to_user
 from games.services.errors import ServiceError
-from games.services.matches import start_match
-from games.services.pools import in_running_rated_match
+from games.services.matches import in_running_rated_match, start_match
 from games.services.tables import check_format
 
 #: How long a challenge waits for its answers (``BLOT_CHALLENGE_TTL_S`` overrides).
@@ -170,9 +170,27 @@ def create_challenge(
         raise ServiceError(
             _("Finish your rated match before you challenge someone to another rated match.")
         )
-    scope, who = "challenge", str(challenger.pk)
-    if ratelimit.exceeded(scope, who, SENT_PER_HOUR):
+    # Counted before the work, atomically: of many sent at once, only the
+    # limit's worth get through; a challenge that is then refused is uncounted.
+    ticket = ratelimit.take("challenge", str(challenger.pk), SENT_PER_HOUR)
+    if ticket is None:
         raise ServiceError(_("You have sent many challenges this hour. Please wait a while."))
+    try:
+        challenge = _create_challenge(challenger, challenged, partner, variant, parsed, rated)
+    except ServiceError:
+        ticket.give_back()
+        raise
+    return challenge
+
+
+def _create_challenge(
+    challenger: User,
+    challenged: User,
+    partner: User | None,
+    variant: str,
+    parsed: MatchFormat,
+    rated: bool,
+) -> Challenge:
     now = timezone.now()
     with transaction.atomic():
         # Serialise one challenger's challenges: two at once cannot both pass the checks.
@@ -203,7 +221,6 @@ def create_challenge(
             expires_at=now + ttl(),
         )
         _tell_everyone(challenge)
-    ratelimit.record(scope, who, SENT_PER_HOUR)
     return challenge
 
 

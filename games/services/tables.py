@@ -21,7 +21,7 @@ from games.services import botwork
 from games.services.botwork import running_bot_tables
 from games.services.changes import announce_seats_changed, announce_table_changed
 from games.services.errors import ServiceError
-from games.services.matches import start_match
+from games.services.matches import in_running_rated_match, start_match
 
 OPEN = "open"
 TIMING_FIELDS = frozenset(
@@ -178,6 +178,10 @@ def join_seat(table_id: int, user: User, index: int) -> Table:
             raise ServiceError(_("There is no such seat."))
         if not seat.is_open:
             raise ServiceError(_("This seat is taken."))
+        if table.rated and in_running_rated_match(user.pk):
+            raise ServiceError(
+                _("Finish your rated match before you sit down at another rated table.")
+            )
         current = next((s for s in seats.values() if s.user_id == user.pk), None)
         if current is not None:
             current.user = None

@@ -43,5 +43,5 @@ async def test_noting_a_language_on_every_join_uses_one_client(monkeypatch) -> N
 @pytest.mark.asyncio
 async def test_counting_a_limit_in_every_request_uses_one_client(monkeypatch) -> None:
     limit = ratelimit.Limit(1000, 60)
-    work = lambda: ratelimit.record("test-shared", "someone", limit)  # noqa: E731
+    work = lambda: ratelimit.take("test-shared", "someone", limit)  # noqa: E731
     assert await clients_made_by(work, 20, monkeypatch) <= 1

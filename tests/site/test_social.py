@@ -10,8 +10,9 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
+from games import ratelimit
 from games.models import Challenge, Follow, Seat, Table
-from games.services import ServiceError, changes, social
+from games.services import ServiceError, changes, social, tables
 
 pytestmark = pytest.mark.django_db
 
@@ -163,6 +164,44 @@ def test_nobody_in_a_running_rated_match_enters_a_second_one_by_challenge(
     assert early.status == Challenge.Status.PENDING and not early.challenged_accepted
     casual = social.accept(challenge(alice, carol).pk, carol)
     assert casual.status == Challenge.Status.ACCEPTED
+
+
+def test_nobody_in_a_running_rated_match_sits_down_at_another_rated_table(
+    alice, bob, carol, make_user
+) -> None:
+    """Taking a free seat is the third way into a rated match: refused as the
+    pools and challenges refuse it; someone not playing takes that seat."""
+    dave, erin = make_user("dave"), make_user("erin")
+    waiting = social.accept(
+        challenge(carol, dave, variant="belote", fmt="first_to:1001", rated=True).pk, dave
+    ).table
+    assert waiting.status == Table.Status.WAITING and waiting.rated
+    running = social.accept(challenge(alice, bob, rated=True).pk, bob).table
+    assert running.status == Table.Status.PLAYING
+
+    assert refused(tables.join_seat, waiting.pk, alice, 2) == (
+        "Finish your rated match before you sit down at another rated table."
+    )
+    assert Seat.objects.get(table=waiting, index=2).user_id is None
+    tables.join_seat(waiting.pk, erin, 2)
+    assert Seat.objects.get(table=waiting, index=2).user_id == erin.pk
+
+
+def test_the_hourly_challenge_limit_counts_only_challenges_sent(
+    alice, bob, carol, make_user, monkeypatch
+) -> None:
+    # A window length of this test's own, so no other test's count is in it.
+    monkeypatch.setattr(social, "SENT_PER_HOUR", ratelimit.Limit(2, 3593))
+    dave = make_user("dave")
+    challenge(alice, bob)
+    assert refused(challenge, alice, bob) == (
+        "You have already challenged this player. Please wait for their answer."
+    )
+    challenge(alice, carol)  # the refused one was not counted: this is the second
+    assert refused(challenge, alice, dave) == (
+        "You have sent many challenges this hour. Please wait a while."
+    )
+    assert Challenge.objects.filter(challenger=alice).count() == 2
 
 
 def test_a_declined_challenge_tells_the_challenger_and_can_no_longer_be_accepted(
