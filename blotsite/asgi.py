@@ -20,6 +20,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from blotsite.bodylimit import BodySizeLimit, install_daphne_guard  # noqa: E402
+from blotsite.compression import compress_daphne_sockets  # noqa: E402
 from blotsite.handshake import defer_autobahn_config_dump  # noqa: E402
 from blotsite.routing import websocket_urlpatterns  # noqa: E402
 from games.live.conduct.conductor import ensure_started  # noqa: E402
@@ -34,6 +35,9 @@ sys.setswitchinterval(settings.BLOT_GIL_SWITCH_US / 1_000_000)
 install_daphne_guard(settings.BLOT_MAX_REQUEST_BODY_BYTES)
 # Autobahn's per-connection configuration dump, formatted only if it is logged.
 defer_autobahn_config_dump()
+# Frames deflated on the wire for clients that offer it (every browser does).
+if settings.BLOT_WS_COMPRESSION:
+    compress_daphne_sockets()
 
 router = ProtocolTypeRouter(
     {

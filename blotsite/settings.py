@@ -240,6 +240,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = BLOT_MAX_REQUEST_BODY_BYTES
 # other threads' slices. At 0.5 ms, 10 tables with 300 spectators joining, move to
 # last viewer p95 over the run 44-61 ms (55-80 ms at 5 ms), p99 82-101 (131-176).
 BLOT_GIL_SWITCH_US = env_int("BLOT_GIL_SWITCH_US", 500)
+#: Deflate WebSocket frames for clients that offer it (blotsite/compression.py):
+#: a viewer's frame is the whole table, mostly what the last one was.
+BLOT_WS_COMPRESSION = env_bool("BLOT_WS_COMPRESSION", True)
 #: Tables with a bot seat one user may have waiting or playing at once (issue 11).
 BLOT_BOT_TABLES_PER_USER = env_int("BLOT_BOT_TABLES_PER_USER", 3)
 #: One bot-work budget per person (issue 22, games/services/botwork.py): tables with

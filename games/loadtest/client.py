@@ -124,6 +124,9 @@ class Record:
     viewers_of: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
     bot_turns: list[float] = field(default_factory=list)  # reply time beyond the pause (ms)
     frame_bytes: list[int] = field(default_factory=list)
+    # Every message's bytes as decoded, and the bytes that carried them on the wire.
+    message_bytes: int = 0
+    wire_bytes: int = 0
     errors: list[str] = field(default_factory=list)
     refusals: int = 0
     connected: int = 0
@@ -140,6 +143,26 @@ class Record:
     late_started: float | None = None  # when they began to come
 
 
+#: Offer permessage-deflate as browsers do (``loadtest --plain-sockets``: don't).
+OFFER_DEFLATE = True
+
+
+def _wire_counting_connection() -> type:
+    from websockets.asyncio.client import ClientConnection
+
+    class WireCountingConnection(ClientConnection):
+        """Counts the bytes that arrive on the socket (frames as sent, compressed
+        or not), beside the messages they decode to."""
+
+        wire_bytes = 0
+
+        def data_received(self, data: bytes) -> None:
+            self.wire_bytes += len(data)
+            super().data_received(data)
+
+    return WireCountingConnection
+
+
 async def open_socket(url: str, path: str, cookie: str | None) -> Any:
     """A WebSocket to ``path`` on the server at ``url`` (http://host:port), signed
     in with ``cookie`` when given, as a browser on that server would open it."""
@@ -153,6 +176,8 @@ async def open_socket(url: str, path: str, cookie: str | None) -> Any:
         open_timeout=60,
         max_size=2**22,
         ping_interval=None,
+        compression="deflate" if OFFER_DEFLATE else None,
+        create_connection=_wire_counting_connection(),
     )
 
 
@@ -230,6 +255,7 @@ class Client:
                 except TimeoutError:
                     continue
                 now = time.perf_counter()
+                self.record.message_bytes += len(frame.encode())
                 if first and 'id="table-root"' in frame:
                     if self.viewer.late:
                         self.record.late_joins.append(now)
@@ -241,6 +267,7 @@ class Client:
             if not self.closing.is_set():
                 self.record.errors.append(f"{type(exc).__name__}: {exc}")
         finally:
+            self.record.wire_bytes += getattr(ws, "wire_bytes", 0)
             await ws.close()
 
     async def on_frame(self, ws: Any, frame: str, now: float) -> None:
@@ -384,7 +411,16 @@ def summarise(record: Record, seconds: float, until: float | None = None) -> dic
         "frame_bytes": {
             "mean": round(statistics.fmean(frames)) if frames else None,
             "max": max(frames) if frames else None,
+            # What a table frame cost on the wire, at the run's compression ratio.
+            "wire_mean": (
+                round(statistics.fmean(frames) * record.wire_bytes / record.message_bytes)
+                if frames and record.message_bytes
+                else None
+            ),
         },
+        "wire_to_message_ratio": (
+            round(record.wire_bytes / record.message_bytes, 3) if record.message_bytes else None
+        ),
         "connected": record.connected,
         "retried_connects": record.retried_connects,
         "join_ms": percentiles([t * 1000 for t in record.join_times]),

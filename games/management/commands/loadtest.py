@@ -134,6 +134,11 @@ class Command(BaseCommand):
             help="Seconds after the run starts before the late spectators come "
             "(so that the tables are mid-deal, their moves timed while the crowd joins).",
         )
+        parser.add_argument(
+            "--plain-sockets",
+            action="store_true",
+            help="Do not offer permessage-deflate (browsers do): frames travel as they are.",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--keep", action="store_true", help="Keep the tables and players.")
 
@@ -142,6 +147,7 @@ class Command(BaseCommand):
             urls = [client.check_loopback(u) for u in options["url"] or ["http://127.0.0.1:8000"]]
         except ValueError as exc:
             raise CommandError(str(exc)) from None
+        client.OFFER_DEFLATE = not options["plain_sockets"]
         seats = SEATS[options["variant"]]
         if not 0 <= options["bots"] < seats:
             raise CommandError(f"--bots must be between 0 and {seats - 1}.")
@@ -200,7 +206,8 @@ class Command(BaseCommand):
             f"bare broadcast {self._p(bare['to_last_ms'])} ms (ratio p99 {ratio}), "
             f"through the sockets {self._p(sockets['to_last_ms'])} ms "
             f"(ratio p99 {socket_ratio}), "
-            f"frames {run['frames']} of {run['frame_bytes']['mean']} B, "
+            f"frames {run['frames']} of {run['frame_bytes']['mean']} B "
+            f"({run['frame_bytes']['wire_mean']} B on the wire), "
             f"errors {run['errors']}" + self._machine(run["machine_cpu"])
         )
         self.stdout.write(json.dumps(summary))
