@@ -3,7 +3,8 @@
 ``observe(deal, seat)`` gives what that seat may see; ``observe(deal, None)`` what
 a spectator may see. Hidden information is stripped here, once: another seat's
 Belote hand, the undealt deck, every Open Blot face-down card (hidden from
-its owner too) and the cards of another seat's announcement until they are shown. Templates render observations and bots decide on them.
+its owner too) and the cards of another seat's announcement until they are shown.
+Templates render observations and bots decide on them.
 """
 
 from __future__ import annotations
