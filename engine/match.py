@@ -197,6 +197,9 @@ def _markers(variant: str, result: DealResult) -> list[str]:
         markers.append("litige")
     if result.capot is not None:
         markers.append("capot" if variant == BELOTE else "kapout")
-    if result.belote is not None:
+    if result.belote is not None and result.belote != ():
         markers.append("belote" if variant == BELOTE else "blot")
+    multiplier = (result.contract or {}).get("multiplier", 1)
+    if multiplier > 1:
+        markers.append("coinche" if multiplier == 2 else "surcoinche")
     return markers
