@@ -1,4 +1,4 @@
-"""Matches: folding deal results into a score table (RULES.md §4).
+"""Matches: folding deal results into a score table (docs/rules.md §4).
 
 A match is played in a format — first to N points, or best of N deals — with the
 deal passing to the next seat after every deal (void deals included). Litige

@@ -7,7 +7,7 @@ property tests to show that the fast path agrees with it on many random deals.
 
 from __future__ import annotations
 
-TRUMP_ORDER = "J9ATKQ87"  # strongest first (RULES.md §1)
+TRUMP_ORDER = "J9ATKQ87"  # strongest first (docs/rules.md §1)
 PLAIN_ORDER = "ATKQJ987"
 TRUMP_POINTS = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
 PLAIN_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
@@ -47,7 +47,7 @@ def stronger_trumps(cards: list[str], than: str) -> list[str]:
 
 
 def legal_cards(hand: list[str], trick: list[str], trump: str, partner_winning: bool) -> set[str]:
-    """RULES.md §2 "Play" duties 1-4 (Belote) and §3 duties (Open Blot: two seats, so no
+    """docs/rules.md §2 "Play" duties 1-4 (Belote) and §3 duties (Open Blot: two seats, so no
     partner; in a no-trump game only following suit applies)."""
     if not trick:
         return set(hand)
