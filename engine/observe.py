@@ -2,8 +2,9 @@
 
 ``observe(deal, seat)`` gives what that seat may see; ``observe(deal, None)`` what
 a spectator may see. Hidden information is stripped here, once: another seat's
-Belote hand, the undealt deck, and every Open Blot face-down card (hidden from
-its owner too). Templates render observations and bots decide on them.
+Belote hand, the undealt deck, every Open Blot face-down card (hidden from
+its owner too) and the cards of another seat's announcement until they are shown.
+Templates render observations and bots decide on them.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import COINCHE, DECLARE, SURCOINCHE, Action
+from engine.announcements import Announcement, is_carre
 from engine.belote import BeloteDeal
-from engine.cards import CODES, TRUMP_CODES, Card, card_list
+from engine.cards import CODES, TRUMP_CODES, Card, card_list, mask_of
 from engine.deal import BIDDING, Deal
 from engine.open_blot import OpenBlotDeal
 from engine.result import TrickRecord
@@ -59,9 +61,24 @@ class Observation:
     announcements: tuple[tuple[int, str], ...]
     card_points: tuple[int, int]
     tricks_won: tuple[int, int]
+    #: Every action so far; another seat's announcement whose cards this seat may
+    #: not see yet is a ``declare`` with no cards.
     history: tuple[Action, ...]
     legal: tuple[Action, ...]
     result: dict[str, Any] | None
+    #: Coinche: the auction so far, each call in its canonical dict form (empty
+    #: otherwise), the highest bid ``{"seat", "value", "trump"}`` and, once the
+    #: auction is over, the contract ``{"value", "trump", "taker", "multiplier"}``.
+    auction: tuple[dict[str, Any], ...] = ()
+    highest_bid: dict[str, Any] | None = None
+    contract: dict[str, Any] | None = None
+    #: Whether the observing seat may coinche / surcoinche now.
+    can_coinche: bool = False
+    can_surcoinche: bool = False
+    #: Belote and Rebelote as they were shown (the same as ``announcements``).
+    belote_calls: tuple[tuple[int, str], ...] = ()
+    #: The side whose announcements count, once the first trick shows it.
+    counted_side: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, with card and trump codes."""
@@ -99,6 +116,13 @@ class Observation:
             "history": [a.to_dict() for a in self.history],
             "legal": [a.to_dict() for a in self.legal],
             "result": self.result,
+            "auction": [dict(a) for a in self.auction],
+            "highest_bid": None if self.highest_bid is None else dict(self.highest_bid),
+            "contract": None if self.contract is None else dict(self.contract),
+            "can_coinche": self.can_coinche,
+            "can_surcoinche": self.can_surcoinche,
+            "belote_calls": [{"seat": s, "word": w} for s, w in self.belote_calls],
+            "counted_side": self.counted_side,
         }
 
 
@@ -110,11 +134,25 @@ def observe(deal: Deal, seat: int | None) -> Observation:
     stacks: tuple[tuple[Stack, ...], ...] = ()
     proposed = None
     declarations: tuple[DeclarationView, ...] = ()
+    history = tuple(deal.history)
+    auction: tuple[dict[str, Any], ...] = ()
+    highest_bid: dict[str, Any] | None = None
+    contract: dict[str, Any] | None = None
+    counted: int | None = None
     if isinstance(deal, BeloteDeal):
         if seat is not None:
             hand = tuple(card_list(deal.hands[seat]))
-        proposed = deal.proposed
+        proposed = None if deal.coinche else deal.proposed
         sizes = tuple(h.bit_count() for h in deal.hands)
+        auction = tuple(a.to_dict() for a in deal.auction)
+        high = deal.high_bid
+        if high is not None:
+            highest_bid = {"seat": high.seat, "value": high.value,
+                           "trump": TRUMP_CODES[high.trump]}  # type: ignore[index]
+        contract = deal.contract()
+        counted = deal.counted_side()
+        declarations = tuple(_announcement_view(deal, a, seat, counted) for a in deal.announced)
+        history = tuple(_hide_announcement(deal, a, seat, counted) for a in deal.history)
     elif isinstance(deal, OpenBlotDeal):
         stacks = tuple(tuple(deal.stacks(s)) for s in range(2))
         sizes = tuple((deal.face_up[s] | deal.face_down[s]).bit_count() for s in range(2))
@@ -129,6 +167,7 @@ def observe(deal: Deal, seat: int | None) -> Observation:
     trick = tuple(((leader + i) % deal.seats, c) for i, c in enumerate(deal.trick))
     result = deal.result()
     legal = tuple(deal.legal_actions()) if seat is not None and seat == deal.to_act else ()
+    kinds = {a.type for a in legal}
     return Observation(
         variant=deal.variant,
         rules=deal.rules,
@@ -151,7 +190,45 @@ def observe(deal: Deal, seat: int | None) -> Observation:
         announcements=tuple(deal.announcements),
         card_points=(deal.card_points[0], deal.card_points[1]),
         tricks_won=(deal.tricks_won[0], deal.tricks_won[1]),
-        history=tuple(deal.history),
+        history=history,
         legal=legal,
         result=None if result is None else result.to_dict(),
+        auction=auction,
+        highest_bid=highest_bid,
+        contract=contract,
+        can_coinche=COINCHE in kinds,
+        can_surcoinche=SURCOINCHE in kinds,
+        belote_calls=tuple(deal.announcements),
+        counted_side=counted,
     )
+
+
+def _shown(deal: BeloteDeal, a: Announcement, seat: int | None, counted: int | None) -> bool:
+    """Whether ``seat`` sees the cards of announcement ``a``: its announcer always;
+    everyone once the first trick is over if its side's announcements count (D-16),
+    and once the deal is over; a carré's at once (its rank is public when announced)."""
+    return (
+        a.seat == seat
+        or is_carre(a.cards)
+        or deal.is_over
+        or (counted is not None and a.side == counted)
+    )
+
+
+def _announcement_view(
+    deal: BeloteDeal, a: Announcement, seat: int | None, counted: int | None
+) -> DeclarationView:
+    """An announcement as ``seat`` sees it: kind and points are public at once."""
+    cards = tuple(card_list(a.cards)) if _shown(deal, a, seat, counted) else ()
+    return DeclarationView(a.seat, a.kind, cards, a.points)
+
+
+def _hide_announcement(
+    deal: BeloteDeal, action: Action, seat: int | None, counted: int | None
+) -> Action:
+    """A history entry as ``seat`` sees it: an announcement whose cards it may not
+    see yet is a ``declare`` with no cards."""
+    if action.type != DECLARE or action.cards is None:
+        return action
+    a = Announcement(action.seat, mask_of(action.cards))
+    return action if _shown(deal, a, seat, counted) else Action(action.seat, DECLARE, cards=())

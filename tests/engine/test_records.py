@@ -1,4 +1,4 @@
-"""The deal record contract (DEAL_RECORD.md): reading rules and replay output."""
+"""The deal record contract (docs/deal-record.md): reading rules and replay output."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from engine import DealRecord, RecordError, replay
 from engine.record import deal_from, rebuild
 
-# A copy of shared/examples (the contract's worked examples), kept with the tests.
+# The worked examples of docs/deal-record.md, each a record and its exact replay.
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 NAMES = sorted(p.name.removesuffix(".record.json") for p in EXAMPLES.glob("*.record.json"))
 
@@ -67,7 +67,7 @@ def test_it_applies_rule_overrides_from_the_record() -> None:
         (lambda r: r.update(variant="poker"), "unknown variant"),
         (lambda r: r.update(rules={"kapout_points": 210}), "unknown setting"),
         (lambda r: r.update(rules={"capot_points": 100}), "capot_points"),
-        (lambda r: r.update(rules={"coinche": True}), "cannot be turned on"),
+        (lambda r: r.update(rules={"all_trump": True}), "all_trump needs coinche"),
         (lambda r: r.update(rules=[]), "rules"),
         (lambda r: r.update(dealer=4), "dealer"),
         (lambda r: r.update(dealer="0"), "dealer"),
