@@ -2,7 +2,7 @@
 
 Each shuffled deck is played twice with the two sides' seats swapped (A on side
 0 then on side 1, bots seeded alike), so the luck of the cards cancels and the
-difference measures play. A deal's score is its deal points (RULES.md §2/§3, via
+difference measures play. A deal's score is its deal points (docs/rules.md §2/§3/§7.2, via
 the engine's scoring); a void deal scores 0 for both.
 
 Reported, as the last line, one JSON object:

@@ -18,16 +18,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from engine.actions import PASS, Action
-from engine.cards import R7, R8, R9, RA, RJ, RK, RQ, RT, SUIT_MASKS, Mask
+from engine.actions import BID, CAPOT_BID, COINCHE, PASS, SURCOINCHE, Action
+from engine.cards import ALL_TRUMP, NO_TRUMP, R7, R8, R9, RA, RJ, RK, RQ, RT, SUIT_MASKS, Mask
 
-NT = 4
-AT = 5
-BID = "bid"
-COINCHE = "coinche"
-SURCOINCHE = "surcoinche"
+NT = NO_TRUMP
+AT = ALL_TRUMP
 #: A capot contract's value in the auction (docs/rules.md §7.2).
-CAPOT = 250
+CAPOT = CAPOT_BID
 LOWEST = 80
 HIGHEST = 160
 #: What an unknown partner is expected to bring to a contract, in points.
@@ -58,7 +55,7 @@ def calls_of(actions: Iterable[Action]) -> list[Call]:
     out = []
     for a in actions:
         if a.type in (BID, PASS, COINCHE, SURCOINCHE):
-            out.append(Call(a.seat, a.type, getattr(a, "value", None), a.trump))
+            out.append(Call(a.seat, a.type, a.value, a.trump))
     return out
 
 
@@ -107,6 +104,8 @@ def hand_value(hand: Mask, trump: int) -> float:
     nine = _has(hand, trump, R9)
     if jack:
         v += 25
+    else:
+        v -= 10  # the opponents' jack will take one of ours
     if nine:
         v += 18 if jack or n >= 3 else 8
     if _has(hand, trump, RA):
@@ -280,7 +279,7 @@ def _find(legal: Sequence[Action], kind: str, value: int | None = None,
     for a in legal:
         if a.type != kind:
             continue
-        if value is not None and getattr(a, "value", None) != value:
+        if value is not None and a.value != value:
             continue
         if trump is not None and a.trump != trump:
             continue

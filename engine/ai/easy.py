@@ -1,4 +1,4 @@
-"""Easy: the lowest legal card, and a one-line bidding rule (RULES.md §5)."""
+"""Easy: the lowest legal card, and a one-line bidding rule (docs/rules.md §5, §7.4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Normal: a club player's rules of thumb (RULES.md §5, issue 4).
+"""Normal: a club player's rules of thumb (docs/rules.md §5).
 
 Card play goes through :func:`engine.ai.policy.choose_card` with what the seat
 knows (:mod:`engine.ai.view`); bidding counts the hand (Belote) or compares the
