@@ -11,7 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.cards import ALL_CARDS, ALL_TRUMP, BEATS, NO_TRUMP, SUIT_MASKS, Card, Mask, card, mask_of
+from engine.cards import (
+    ALL_CARDS,
+    ALL_TRUMP,
+    BEATS,
+    NO_TRUMP,
+    SUIT_MASKS,
+    Card,
+    Mask,
+    card,
+    mask_of,
+)
 from engine.observe import Observation
 from engine.rules import BELOTE
 from engine.tricks import beats

@@ -58,7 +58,7 @@ def test_normal_passes_a_weak_hand() -> None:
 def test_normal_never_bids_at_or_below_the_current_contract() -> None:
     calls = [Call(1, BID, 160, SPADES)]
     modest = hand("JH 9H 7H AS 7C 8C 7D 8D")
-    action = normal_call(modest, 2, calls, legal_bids(2, 160) + [Action(2, COINCHE)])
+    action = normal_call(modest, 2, calls, [*legal_bids(2, 160), Action(2, COINCHE)])
     assert action.type != BID or (action.value or 0) > 160
 
 
@@ -83,8 +83,8 @@ def test_a_defence_holding_the_trump_jack_nine_and_aces_coinches_a_high_bid() ->
     calls = [Call(1, BID, 130, HEARTS)]
     defence = hand("JH 9H 8H AS TS AC AD 7C")
     assert should_coinche(defence, 2, calls)
-    action = normal_call(defence, 2, calls, [Action(2, PASS), Action(2, COINCHE)]
-                         + legal_bids(2, 130)[1:])
+    legal = [Action(2, COINCHE), *legal_bids(2, 130)]
+    action = normal_call(defence, 2, calls, legal)
     assert action.type in (COINCHE, BID)
 
 
