@@ -24,7 +24,7 @@ import random
 from engine.actions import CHOOSE, DECLARE, PASS, PLAY, TAKE, Action
 from engine.ai import normal
 from engine.ai.budget import Budget, Deadline, OutOfTime
-from engine.ai.sample import Sampler
+from engine.ai.sample import Sampler, announce_all
 from engine.ai.sim import Sim, rollout_value, search
 from engine.ai.view import read
 from engine.belote import BeloteDeal
@@ -182,8 +182,19 @@ def start_sim(deal: Deal) -> Sim | None:
         return None
     assert deal.to_act is not None
     if isinstance(deal, BeloteDeal):
+        high = deal.high_bid
+        contract = None
+        if deal.coinche:
+            assert high is not None and high.value is not None
+            contract = (high.value, deal.multiplier)
+        announced = (0, 0)
+        if deal.rules.announcements:
+            # Everyone will announce every combination (as the bots do).
+            announced = announce_all(deal.hands, deal.to_act, deal.trump)
+        sides = tuple(seat % 2 for seat in deal.belote_by_suit if seat is not None)
         return Sim(deal.rules, deal.trump, deal.taker, deal.hands[:], deal.to_act,
-                   bonus_seat=deal.belote_seat)
+                   bonus_seat=deal.belote_seat, contract=contract, announced=announced,
+                   belote_sides=sides)
     assert isinstance(deal, OpenBlotDeal)
     decls: list[Declaration] = []
     for s in (deal.to_act, 1 - deal.to_act):  # the leader declares first
