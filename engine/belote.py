@@ -5,6 +5,7 @@ or, with the ``coinche`` switch, an auction of contracts (§7.2, §7.3); with th
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from engine.actions import (
@@ -101,9 +102,7 @@ class BeloteDeal(Deal):
             return [PASS_ACTIONS[seat], SURCOINCHE_ACTIONS[seat]]
         high = self.high_bid
         floor = 0 if high is None else high.value or 0
-        trumps = self.allowed_trumps
-        actions = [PASS_ACTIONS[seat]]
-        actions += [a for a in BID_ACTIONS[seat] if (a.value or 0) > floor and a.trump in trumps]
+        actions = [PASS_ACTIONS[seat], *_bids_above(seat, floor, self.allowed_trumps)]
         if high is not None and high.seat % 2 != seat % 2:
             actions.append(COINCHE_ACTIONS[seat])
         return actions
@@ -111,12 +110,7 @@ class BeloteDeal(Deal):
     @property
     def allowed_trumps(self) -> frozenset[int]:
         """The trumps a coinche bid may name under this rule set."""
-        trumps = {0, 1, 2, 3}
-        if self.rules.no_trump:
-            trumps.add(NO_TRUMP)
-        if self.rules.all_trump:
-            trumps.add(ALL_TRUMP)
-        return frozenset(trumps)
+        return _ALLOWED[self.rules.no_trump, self.rules.all_trump]
 
     def _bid(self, action: Action, events: list[Event]) -> None:
         if self.coinche:
@@ -283,6 +277,21 @@ class BeloteDeal(Deal):
             belote_side=None if self.belote_seat is None else self.belote_seat % 2,
             announced=announced, declarations=records,
         )
+
+
+_ALLOWED = {
+    (no_trump, all_trump): frozenset(
+        {0, 1, 2, 3} | ({NO_TRUMP} if no_trump else set()) | ({ALL_TRUMP} if all_trump else set())
+    )
+    for no_trump in (False, True)
+    for all_trump in (False, True)
+}
+
+
+@cache
+def _bids_above(seat: int, floor: int, trumps: frozenset[int]) -> tuple[Action, ...]:
+    """``seat``'s bids above ``floor`` in ``trumps`` (a few dozen lists, kept)."""
+    return tuple(a for a in BID_ACTIONS[seat] if (a.value or 0) > floor and a.trump in trumps)
 
 
 def _cards(mask: Mask) -> list[Card]:

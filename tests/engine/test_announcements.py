@@ -243,3 +243,23 @@ def test_a_classic_deal_without_announcements_has_no_declarations_and_no_contrac
     result = deal.result().to_dict()
     assert result["declarations"] == [] and "contract" not in result
     assert card("JS") in [c for _, t, _, _ in deal.tricks for c in t]
+
+
+def test_a_classic_capot_scores_252_the_counted_announcements_and_the_belote() -> None:
+    # Classic bidding: seat 0 takes spades (the proposed jack) holding all eight.
+    deal = belote_in_play(SUITED, proposed="JS", taker=0, dealer=3,
+                          rules={"announcements": True})
+    assert deal.to_act == 0
+    for _ in range(4):
+        (a,) = [x for x in deal.legal_actions() if x.type == "declare"]
+        deal.apply(a)
+        play(deal, codes([min(a.cards or ())])[0])
+    play_out(deal)
+    result = deal.result().to_dict()
+    # Four cents of 8 cards to the ace: seat 0's is in trump, so side 0 counts both
+    # its cents (seats 0 and 2), side 1 none.
+    assert [(d["seat"], d["counted"]) for d in result["declarations"]] == [
+        (0, True), (1, False), (2, True), (3, False)]
+    assert result["outcome"] == "made" and result["capot"] == 0 and result["belote"] == 0
+    assert result["deal_points"] == [252 + 200 + 20, 0]
+    assert "contract" not in result
