@@ -14,6 +14,7 @@ import pytest
     [
         ("belote", "normal", "easy", ["--deals", "6", "--jobs", "2"]),
         ("open_blot", "hard", "normal", ["--deals", "2", "--budget", "0.01"]),
+        ("belote", "hard", "easy", ["--deals", "2", "--budget", "0.01", "--rules", "coinche"]),
     ],
 )
 def test_arena_ends_with_one_json_summary_line(
@@ -26,8 +27,8 @@ def test_arena_ends_with_one_json_summary_line(
     )
     summary = json.loads(run.stdout.strip().splitlines()[-1])
     assert set(summary) == {
-        "variant", "a", "b", "deals", "clock", "points_per_deal", "ci95", "match_win_rate_a",
-        "decision_ms",
+        "variant", "rules", "a", "b", "deals", "clock", "points_per_deal", "ci95",
+        "match_win_rate_a", "decision_ms", "contracts",
     }
     assert (summary["variant"], summary["a"], summary["b"]) == (variant, a, b)
     assert summary["deals"] == int(extra[1])
@@ -38,6 +39,13 @@ def test_arena_ends_with_one_json_summary_line(
     for level, t in summary["decision_ms"].items():
         assert level in (a, b) and set(t) == {"p50", "p95"} and t["p50"] <= t["p95"]
     assert "deals" in run.stderr  # the progress bar
+    for player, c in summary["contracts"].items():
+        assert player in (a, b) and 0 <= c["made"] <= c["taken"]
+        assert 0 <= c["coinches_won"] <= c["coinched"]
+    if "--rules" in extra:
+        assert summary["rules"] == {
+            "coinche": True, "announcements": True, "all_trump": True, "no_trump": True
+        }
 
 
 def test_arena_stops_starting_deals_after_its_time_and_reports_those_played() -> None:
@@ -59,3 +67,13 @@ def test_the_perfect_player_and_the_fixed_work_hard_bot_play_in_the_arena() -> N
     summary = json.loads(run.stdout.strip().splitlines()[-1])
     assert (summary["a"], summary["b"], summary["clock"]) == ("perfect", "hard-work", "cpu")
     assert set(summary["decision_ms"]) == {"perfect", "hard-work"}
+
+
+def test_arena_refuses_a_rule_set_the_rules_refuse_in_one_line() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "engine.arena", "--a", "normal", "--b", "easy",
+         "--rules", '{"all_trump": true}'],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert run.returncode != 0
+    assert "all_trump" in run.stderr.strip().splitlines()[-1]
