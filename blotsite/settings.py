@@ -15,7 +15,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from blotsite.env import env_bool, env_int, env_list, env_str
+from blotsite.env import env_bool, env_choice, env_int, env_list, env_rate, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -357,13 +357,14 @@ LOGGING = {
 # think outside the web processes; on the embedded default, inside the Daphne
 # process ("inprocess"). Either is safe with several processes: each move is
 # version-checked.
-BLOT_CONDUCTOR = env_str("BLOT_CONDUCTOR", "external" if _REDIS_URL else "inprocess")
-if BLOT_CONDUCTOR not in ("inprocess", "external"):
-    raise ImproperlyConfigured("BLOT_CONDUCTOR must be 'inprocess' or 'external'")
+# "off" runs no conductor at all and wakes none (the tests drive it themselves).
+BLOT_CONDUCTOR = env_choice(
+    "BLOT_CONDUCTOR", "external" if _REDIS_URL else "inprocess", ("inprocess", "external", "off")
+)
 #: Deal analyses (issue 26) run in their own process at nice 19 on one core
 #: (games/live/conduct/analyst.py): "on" starts it (the worker's child, or on request
 #: in the embedded default); "off" leaves the queue to `manage.py analyse` run apart.
-BLOT_ANALYST = env_str("BLOT_ANALYST", "on")
+BLOT_ANALYST = env_choice("BLOT_ANALYST", "on", ("on", "off"))
 #: How long a finished deal's result stays on screen before the next deal's first move.
 BLOT_NEXT_DEAL_PAUSE_MS = env_int("BLOT_NEXT_DEAL_PAUSE_MS", 2500)
 #: Thinking time of a Hard bot at a live table (issue 4: at most 0.5 s).
@@ -372,6 +373,12 @@ BLOT_BOT_BUDGET_S = env_int("BLOT_BOT_BUDGET_MS", 200) / 1000
 #: how long without one a connection counts as gone (a crashed server's sockets).
 BLOT_PRESENCE_HEARTBEAT_S = env_int("BLOT_PRESENCE_HEARTBEAT_S", 10)
 BLOT_PRESENCE_STALE_S = env_int("BLOT_PRESENCE_STALE_S", 60)
+#: How long a challenge waits for its answers before it expires.
+BLOT_CHALLENGE_TTL_S = env_int("BLOT_CHALLENGE_TTL_S", 600)
+#: Chat messages one person may send across every room: a burst and a sustained
+#: rate, each ``(count, seconds)`` (written ``count/seconds`` in the environment).
+BLOT_CHAT_BURST = env_rate("BLOT_CHAT_BURST", (5, 10))
+BLOT_CHAT_SUSTAINED = env_rate("BLOT_CHAT_SUSTAINED", (30, 600))
 
 # --- The Bot API (games/api, docs/bot-api.md). Calls per token per minute: past
 # BLOT_API_SLOW_AFTER_PER_MINUTE each call waits BLOT_API_SLOWDOWN_MS before it is

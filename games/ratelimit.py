@@ -51,7 +51,7 @@ def client_address(request: HttpRequest) -> str | None:
     let a client choose the address it was counted under). Without trusted
     proxies, or when the header has fewer entries than there are proxies (the
     request did not come through them), it is the connection's own address."""
-    hops = getattr(settings, "BLOT_TRUSTED_PROXY_HOPS", 0)
+    hops = settings.BLOT_TRUSTED_PROXY_HOPS
     if hops > 0:
         forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
         entries = [entry.strip() for entry in forwarded.split(",") if entry.strip()]

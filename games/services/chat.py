@@ -81,8 +81,8 @@ def limits() -> tuple[ratelimit.Limit, ratelimit.Limit]:
     """(burst, sustained) messages per person: by default 5 in 10 seconds and 30
     in 10 minutes, across every room (settings ``BLOT_CHAT_BURST``,
     ``BLOT_CHAT_SUSTAINED``: ``(count, seconds)``)."""
-    burst = ratelimit.Limit.parse(getattr(settings, "BLOT_CHAT_BURST", (5, 10)))
-    sustained = ratelimit.Limit.parse(getattr(settings, "BLOT_CHAT_SUSTAINED", (30, 600)))
+    burst = ratelimit.Limit.parse(settings.BLOT_CHAT_BURST)
+    sustained = ratelimit.Limit.parse(settings.BLOT_CHAT_SUSTAINED)
     return burst, sustained
 
 

@@ -39,8 +39,6 @@ from games.services.matches import start_match
 from games.services.pools import in_running_rated_match
 from games.services.tables import check_format
 
-#: How long a challenge waits for its answers (``BLOT_CHALLENGE_TTL_S`` overrides).
-TTL_S = 600
 #: Challenges one person may have waiting for answers at once.
 MAX_PENDING_SENT = 5
 #: Challenges one person may send per hour (a flood of notifications is abuse).
@@ -55,7 +53,7 @@ if TYPE_CHECKING:
 
 
 def ttl() -> timedelta:
-    return timedelta(seconds=getattr(settings, "BLOT_CHALLENGE_TTL_S", TTL_S))
+    return timedelta(seconds=settings.BLOT_CHALLENGE_TTL_S)
 
 
 def _signed_in(user: User | AnonymousUser | None, message: str) -> User:

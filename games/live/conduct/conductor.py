@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 def pause_after_deal() -> timedelta:
-    return timedelta(milliseconds=getattr(settings, "BLOT_NEXT_DEAL_PAUSE_MS", 2500))
+    return timedelta(milliseconds=settings.BLOT_NEXT_DEAL_PAUSE_MS)
 
 
 def next_deal_due(table: Table) -> datetime | None:
@@ -262,7 +262,7 @@ def act_if_due(table_id: int, now: datetime | None = None) -> bool:
 
 
 def bot_budget_s() -> float:
-    return getattr(settings, "BLOT_BOT_BUDGET_S", 0.5)
+    return settings.BLOT_BOT_BUDGET_S
 
 
 def due_tables(now: datetime, limit: int = 20, exclude: Collection[int] = ()) -> list[int]:
@@ -555,7 +555,7 @@ _task: asyncio.Task[None] | None = None
 def ensure_started() -> None:
     """Start the in-process conductor on the running loop, once per process."""
     global _task
-    if getattr(settings, "BLOT_CONDUCTOR", "inprocess") != "inprocess":
+    if settings.BLOT_CONDUCTOR != "inprocess":
         return
     loop = asyncio.get_running_loop()
     if _task is None or _task.done() or _task.get_loop() is not loop:

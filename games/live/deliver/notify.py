@@ -59,7 +59,7 @@ async def publish_async(table_id: int, version: int, html: frames.Frames) -> Non
 
 
 async def wake_conductor(table_id: int) -> None:
-    if getattr(settings, "BLOT_CONDUCTOR", "inprocess") == "off":
+    if settings.BLOT_CONDUCTOR == "off":
         return
     layer = get_channel_layer()
     if layer is None:
