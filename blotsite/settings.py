@@ -89,7 +89,7 @@ TEMPLATES = [
 ASGI_APPLICATION = "blotsite.asgi.application"
 
 # --- Database: SQLite file by default, DATABASE_URL (PostgreSQL via psycopg 3) otherwise.
-# PostgreSQL is reached through Django's own psycopg connection pool (issue 22):
+# PostgreSQL is reached through Django's own psycopg connection pool:
 # under ASGI every request may run in a thread of its own, and a connection kept
 # per thread (CONN_MAX_AGE > 0) stayed open until the garbage collector found the
 # thread gone: a burst of requests filled PostgreSQL's connection slots. A pool
@@ -209,7 +209,7 @@ if _REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# --- Abuse limits (issue 10). Logins: django-axes locks a username, and separately
+# --- Abuse limits. Logins: django-axes locks a username, and separately
 # an address, after BLOT_LOGIN_FAILURE_LIMIT failed attempts, for
 # BLOT_LOGIN_COOLOFF_MINUTES (a success resets the count). Counts are kept in the
 # database, so they hold across processes and restarts.
@@ -222,7 +222,7 @@ AXES_LOCKOUT_CALLABLE = "games.views.accounts.locked_out"
 # BLOT_TRUSTED_PROXY_HOPS proxies the X-Forwarded-For entry the outermost of them
 # wrote; never an entry the client wrote itself.
 AXES_CLIENT_IP_CALLABLE = "games.ratelimit.client_address"
-#: How many reverse proxies in front of Daphne append to X-Forwarded-For (issue 22).
+#: How many reverse proxies in front of Daphne append to X-Forwarded-For.
 BLOT_TRUSTED_PROXY_HOPS = env_int("BLOT_TRUSTED_PROXY_HOPS", 0)
 #: Accounts created per address per hour.
 BLOT_SIGNUPS_PER_ADDRESS_HOURLY = env_int("BLOT_SIGNUPS_PER_ADDRESS_HOURLY", 5)
@@ -240,9 +240,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = BLOT_MAX_REQUEST_BODY_BYTES
 # other threads' slices. At 0.5 ms, 10 tables with 300 spectators joining, move to
 # last viewer p95 over the run 44-61 ms (55-80 ms at 5 ms), p99 82-101 (131-176).
 BLOT_GIL_SWITCH_US = env_int("BLOT_GIL_SWITCH_US", 500)
-#: Tables with a bot seat one user may have waiting or playing at once (issue 11).
+#: Tables with a bot seat one user may have waiting or playing at once.
 BLOT_BOT_TABLES_PER_USER = env_int("BLOT_BOT_TABLES_PER_USER", 3)
-#: One bot-work budget per person (issue 22, games/services/botwork.py): tables with
+#: One bot-work budget per person (games/services/botwork.py): tables with
 #: bots playing at once across their tables and the tournaments they organise
 #: (a tournament filled with bots counts half its places). Staff are not limited.
 BLOT_BOT_WORK_PER_USER = env_int("BLOT_BOT_WORK_PER_USER", 12)
@@ -341,7 +341,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
     # While the database is away every request fails: one traceback, then a count
-    # (games/runtime/lograte.py), not a traceback per request (issue 22).
+    # (games/runtime/lograte.py), not a traceback per request.
     "filters": {
         "outage": {"()": "games.runtime.lograte.RepeatedOutageFilter"},
         "pool_outage": {"()": "games.runtime.lograte.PoolOutageFilter"},
@@ -361,13 +361,13 @@ LOGGING = {
 BLOT_CONDUCTOR = env_choice(
     "BLOT_CONDUCTOR", "external" if _REDIS_URL else "inprocess", ("inprocess", "external", "off")
 )
-#: Deal analyses (issue 26) run in their own process at nice 19 on one core
+#: Deal analyses run in their own process at nice 19 on one core
 #: (games/live/conduct/analyst.py): "on" starts it (the worker's child, or on request
 #: in the embedded default); "off" leaves the queue to `manage.py analyse` run apart.
 BLOT_ANALYST = env_choice("BLOT_ANALYST", "on", ("on", "off"))
 #: How long a finished deal's result stays on screen before the next deal's first move.
 BLOT_NEXT_DEAL_PAUSE_MS = env_int("BLOT_NEXT_DEAL_PAUSE_MS", 2500)
-#: Thinking time of a Hard bot at a live table (issue 4: at most 0.5 s).
+#: Thinking time of a Hard bot at a live table (at most 0.5 s, so nobody waits on a bot).
 BLOT_BOT_BUDGET_S = env_int("BLOT_BOT_BUDGET_MS", 200) / 1000
 #: Presence: how often each process writes its connections' heartbeat, and after
 #: how long without one a connection counts as gone (a crashed server's sockets).

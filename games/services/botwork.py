@@ -1,5 +1,4 @@
-"""One bot-work budget per person, across their tables and their tournaments
-(issue 22).
+"""One bot-work budget per person, across their tables and their tournaments.
 
 Bots cost the workers' processes; people do not. The budget is counted in
 *tables with bots playing at once*: a person's own tables with a bot seat that

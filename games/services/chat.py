@@ -1,6 +1,6 @@
 """Talk at a table and on a tournament's page: who may say what, where, how often.
 
-The rules (issue 25; docs/site.md#table-chat):
+The rules (docs/site.md#table-chat):
 
 - A table has two rooms. The players' room is read by everyone at the table and
   written by its players only; the spectators' room is read and written by the

@@ -47,9 +47,9 @@ HOUR = 3600
 
 def _take_creation_limits(user: User, address: str | None) -> list[ratelimit.Ticket]:
     """Count a table against its creator's (and their address's) hourly limits
-    before it is made, refusing one past them (issue 10). Counted first, in one
-    atomic step each, so many creations at once cannot all see room for one more
-    (issue 22); the caller gives the tickets back if the table is not made."""
+    before it is made, refusing one past them. Counted first, in one
+    atomic step each, so many creations at once cannot all see room for one more;
+    the caller gives the tickets back if the table is not made."""
     per_user = ratelimit.Limit(settings.BLOT_TABLES_PER_USER_HOURLY, HOUR)
     by_user = ratelimit.take("table:user", str(user.pk), per_user)
     if by_user is None:
@@ -78,7 +78,7 @@ def _take_creation_limits(user: User, address: str | None) -> list[ratelimit.Tic
 
 def _check_bot_tables(user: User) -> None:
     # Called inside the creation's transaction with the user's row locked, so two
-    # creations at once cannot both see room for one more (issue 11).
+    # creations at once cannot both see room for one more.
     most = settings.BLOT_BOT_TABLES_PER_USER
     if running_bot_tables(user) >= most:
         raise ServiceError(

@@ -129,7 +129,7 @@ def create_tournament(
         tournament.full_clean()
     except ValidationError as exc:
         raise ServiceError(" ".join(exc.messages)) from None
-    # Counted before it is made (issue 22): a daily limit, and the bot work its
+    # Counted before it is made: a daily limit, and the bot work its
     # bots-only matches would add to what the organiser's bots already do.
     ticket = botwork.take_tournament_creation(user)
     try:

@@ -1,4 +1,4 @@
-"""The analyst: the one process that computes deal analyses (issue 26), apart
+"""The analyst: the one process that computes deal analyses, apart
 from everything that plays.
 
 Why it never delays a bot's move or a clock:

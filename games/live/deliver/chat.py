@@ -1,4 +1,4 @@
-"""Sending the chat to its readers (issue 25).
+"""Sending the chat to its readers.
 
 Each room has one group per language (``chat-t<table>-<room>-<lang>``,
 ``chat-c<tournament>-<lang>``); a connection joins the groups of the rooms its

@@ -1,4 +1,4 @@
-"""The chat's side of a socket (issue 25): the table's consumer mixes it in, and
+"""The chat's side of a socket: the table's consumer mixes it in, and
 a tournament page has a small socket of its own (:class:`TournamentChatConsumer`).
 
 A connection reads the rooms its viewer may read (a player: the players' room
