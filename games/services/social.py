@@ -438,10 +438,3 @@ def notices(user: User | AnonymousUser, now: datetime | None = None) -> Notices:
         elif challenge.challenger_id == user.pk and not challenge.challenger_dismissed:
             shown.outcomes.append(challenge)  # declined, or expired unanswered
     return shown
-
-
-def is_expired(challenge: Challenge, now: datetime | None = None) -> bool:
-    now = now or timezone.now()
-    return challenge.status == Challenge.Status.EXPIRED or (
-        challenge.status == Challenge.Status.PENDING and challenge.expires_at <= now
-    )

@@ -42,11 +42,6 @@ RETRY_MAX_S = 2.0
 SEND_TIMEOUT_S = 2.0
 
 
-def group_name(table_id: int) -> str:
-    """Every viewer of the table (for what all viewpoints share: the watcher count)."""
-    return f"table-{table_id}"
-
-
 async def publish_async(table_id: int, version: int, html: frames.Frames) -> None:
     layer = get_channel_layer()
     if layer is None:

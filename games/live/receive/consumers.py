@@ -294,10 +294,6 @@ class TableConsumer(ChatMixin):
         except Exception:
             log.warning("table %s: could not resend the table", self.table_id)
 
-    async def table_changed(self, event: dict) -> None:
-        """Kept for messages from a process not yet upgraded: draw the table."""
-        await self.send_table()
-
     async def _send_first_frame(self) -> None:
         """A spectator joining where others of this process watch is sent their
         newest frame, without reading the table; the others read it (and a
