@@ -37,7 +37,7 @@ from games.services.changes import announce_to_user
 from games.services.errors import ServiceError
 from games.services.matches import start_match
 from games.services.pools import in_running_rated_match
-from games.services.tables import check_format
+from games.services.tables import check_format, new_table
 
 #: Challenges one person may have waiting for answers at once.
 MAX_PENDING_SENT = 5
@@ -354,12 +354,9 @@ def _open_table(challenge: Challenge) -> Table:
     rule_set = RuleSetConfig.objects.filter(variant=challenge.variant, is_default=True).first()
     if rule_set is None:
         raise ServiceError(_("This variant has no default rule set."))
-    table = Table(
-        variant=challenge.variant,
-        rule_set=rule_set,
-        rule_set_name=rule_set.name,
-        rules_snapshot=rule_set.rules().overrides(),
-        format=challenge.format,
+    table = new_table(
+        rule_set,
+        challenge.format,
         created_by=challenge.challenger,
         rated=challenge.rated,  # a rated challenge opens a rated table (people only)
     )

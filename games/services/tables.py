@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -16,7 +17,7 @@ from django.utils.translation import ngettext
 from engine.match import MatchFormat
 from engine.rules import SEATS
 from games import ratelimit
-from games.models import BotLevel, RuleSetConfig, Seat, Table
+from games.models import BotLevel, RuleSetConfig, Seat, Table, Tournament
 from games.services import botwork
 from games.services.botwork import running_bot_tables
 from games.services.changes import announce_seats_changed, announce_table_changed
@@ -43,6 +44,26 @@ def check_format(variant: str, fmt: str) -> MatchFormat:
 
 
 HOUR = 3600
+
+
+def new_table(rules: RuleSetConfig | Tournament, fmt: str, **fields: Any) -> Table:
+    """An unsaved table playing ``rules`` in the match format ``fmt``, with the
+    other ``fields`` given: every table is made here. ``rules`` is a rule set,
+    whose name and overrides are copied now (editing the rule set later leaves the
+    table as it was), or a tournament, whose own copy is taken (the rules its
+    entrants signed up for)."""
+    if isinstance(rules, Tournament):
+        rule_set, name, snapshot = rules.rule_set, rules.rule_set_name, dict(rules.rules_snapshot)
+    else:
+        rule_set, name, snapshot = rules, rules.name, rules.rules().overrides()
+    return Table(
+        variant=rules.variant,
+        rule_set=rule_set,
+        rule_set_name=name,
+        rules_snapshot=snapshot,
+        format=fmt,
+        **fields,
+    )
 
 
 def _take_creation_limits(user: User, address: str | None) -> list[ratelimit.Ticket]:
@@ -122,16 +143,8 @@ def create_table(
     unknown = set(timing) - TIMING_FIELDS
     if unknown:
         raise ServiceError(_("Unknown table setting."))
-    table = Table(
-        variant=variant,
-        rule_set=rule_set,
-        rule_set_name=rule_set.name,
-        rules_snapshot=rule_set.rules().overrides(),
-        format=str(parsed),
-        is_private=is_private,
-        rated=rated,
-        created_by=user,
-        **timing,
+    table = new_table(
+        rule_set, str(parsed), is_private=is_private, rated=rated, created_by=user, **timing
     )
     try:
         table.full_clean(exclude=["invite_token"])

@@ -47,7 +47,7 @@ from games.models.tournaments import MAX_ENTRANTS, MIN_ENTRANTS
 from games.services import botwork
 from games.services.errors import ServiceError
 from games.services.matches import announce_tournament_match, start_match
-from games.services.tables import TIMING_FIELDS, check_format
+from games.services.tables import TIMING_FIELDS, check_format, new_table
 
 log = logging.getLogger(__name__)
 
@@ -613,17 +613,15 @@ def _begin_pairing(
 
 
 def _open_table(tournament: Tournament, a: Entrant, b: Entrant) -> Table:
-    table = Table.objects.create(
-        variant=tournament.variant,
-        rule_set=tournament.rule_set,
-        rule_set_name=tournament.rule_set_name,
-        rules_snapshot=dict(tournament.rules_snapshot),
-        format=tournament.format,
+    table = new_table(
+        tournament,
+        tournament.format,
         created_by=tournament.created_by,
         turn_seconds=tournament.turn_seconds,
         disconnect_grace_seconds=tournament.disconnect_grace_seconds,
         bot_delay_ms=tournament.bot_delay_ms,
     )
+    table.save()
     # Seats alternate between the sides: entrant a holds the even seats (side 0).
     per_side = SEATS[tournament.variant] // 2
     for member in range(per_side):
