@@ -18,8 +18,9 @@ The rules (docs/site.md#table-chat):
   rooms are kept :data:`KEEP_ROOMS` (:func:`purge_expired` deletes them).
 
 Every refusal is a :class:`ServiceError` with a sentence for the person, raised
-before anything is written. What the live layer must hear (a message deleted, a
-mute, the free-text switch) is announced through :mod:`games.services.changes`.
+before anything is written. What the live layer must hear (a new message, a
+message deleted, a mute, the free-text switch) is announced through
+:mod:`games.services.changes`, once committed.
 """
 
 from __future__ import annotations
@@ -219,7 +220,7 @@ def post(where: Where, user: Any, *, phrase: object = None, text: object = None)
                     "Free text opens between deals."
                 )
             )
-    return ChatMessage.objects.create(
+    message = ChatMessage.objects.create(
         room=where.room,
         table_id=where.table_id,
         match_id=match_id,
@@ -227,6 +228,8 @@ def post(where: Where, user: Any, *, phrase: object = None, text: object = None)
         author=user,
         **said,
     )
+    changes.announce_chat("posted", {"message_id": message.pk})
+    return message
 
 
 def _room_messages(where: Where) -> QuerySet[ChatMessage]:

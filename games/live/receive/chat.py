@@ -148,8 +148,7 @@ class ChatMixin(AsyncWebsocketConsumer):
             if kind == "chat":
                 where = self._chat_where(data.get("room"))
                 text = data.get("text")
-                message = chat_service.post(where, user, phrase=data.get("phrase"), text=text)
-                chat_deliver.send_message(message)
+                chat_service.post(where, user, phrase=data.get("phrase"), text=text)
                 return str(chat_draw.cleared_refusal())
             if kind in ("chat-mute", "chat-unmute"):
                 act = chat_service.mute if kind == "chat-mute" else chat_service.unmute
