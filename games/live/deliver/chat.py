@@ -5,11 +5,12 @@ Each room has one group per language (``chat-t<table>-<room>-<lang>``,
 viewer may read, in the viewer's language, and each person's connections also
 join ``chat-user-<id>`` (their mutes follow them to every open page). Every
 change comes as the services announced it, after commit
-(:mod:`games.services.changes`, ``chat_changed``). A new message is drawn once per language in use and per variant (with or without the
-mute and report buttons) and sent to its room's groups; each connection picks
-its variant and drops the authors its viewer muted. Nothing here touches the
-table: a message never bumps its version or redraws its frames, so a flood of
-chat (which the rate limits stop first) cannot slow the game.
+(:mod:`games.services.changes`, ``chat_changed``). A new message is drawn once
+per language in use and per variant (with or without the mute and report
+buttons) and sent to its room's groups; each connection picks its variant and
+drops the authors its viewer muted. Nothing here touches the table: a message
+never bumps its version or redraws its frames, so a flood of chat (which the
+rate limits stop first) cannot slow the game.
 """
 
 from __future__ import annotations
