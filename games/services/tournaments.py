@@ -7,7 +7,7 @@ state, so running it twice, or in two processes at once, changes nothing the
 second time: the second caller waits for the lock, then finds the work done.
 
 Progression keeps no state in memory. A finished match sets its tournament's
-``wakeup_at`` (``games.services.matches.finish_deal``); the conductor's pass calls
+``wakeup_at`` (``games.services.matches.finish_deal``); the periodic runner calls
 :func:`advance_due`, which records results, begins the next round or the ready
 knockout matches (their tables created with the entrants seated, bots filling
 bot places), and finishes the tournament when nothing is left to play. Which
@@ -407,7 +407,7 @@ def _close_registration(tournament: Tournament) -> None:
 
 
 def advance_due(now: datetime | None = None, limit: int = 20) -> int:
-    """The conductor's call: start tournaments whose start time came and move on
+    """The periodic runner's call: start tournaments whose start time came and move on
     those a finished match woke. Returns how many changed."""
     now = now or timezone.now()
     due = list(
