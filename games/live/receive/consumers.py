@@ -43,7 +43,6 @@ from games.live.submit.play import (
     parse_client_message,
     submit,
 )
-from games.periodic import runner as periodic
 from games.runtime.lograte import RateLimitedLog
 from games.services.chat import Where
 
@@ -100,7 +99,6 @@ class TableConsumer(ChatMixin):
 
     async def connect(self) -> None:
         conductor.ensure_started()
-        periodic.ensure_started()
         ensure_process_tasks()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode())
