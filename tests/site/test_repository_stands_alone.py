@@ -2,7 +2,7 @@
 sends the reader to the shared rule book or record format outside it (the
 repository's own words for them are docs/rules.md and docs/deal-record.md, cited
 by section or decision number), and no code, comment or page names a work
-ticket ("issue 22"): each says the reason instead."""
+ticket by its number: each says the reason instead."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CHECKED = ("games", "blotsite", "templates", "static", "scripts", "docs", "tests")
 TOP_FILES = ("README.md", "Makefile", "pyproject.toml")
 SUFFIXES = {".py", ".md", ".html", ".txt", ".toml", ".js", ".css", ".cfg", ".ini"}
-#: Not held to it: applied migrations keep the text they ran with (their
-#: stored strings are data), this file and tests/engine/test_docs.py name the
+#: Not held to it: applied migrations keep the strings they stored (data, not
+#: prose), this file and tests/engine/test_docs.py name the
 #: outside files to look for them, and the engine's side (its tests under
 #: tests/engine, tests/ai and tests/solver) is swept with the engine itself.
 EXEMPT = (
