@@ -23,7 +23,8 @@ from blotsite.bodylimit import BodySizeLimit, install_daphne_guard  # noqa: E402
 from blotsite.compression import compress_daphne_sockets  # noqa: E402
 from blotsite.handshake import defer_autobahn_config_dump  # noqa: E402
 from blotsite.routing import websocket_urlpatterns  # noqa: E402
-from games.live.conduct.conductor import ensure_started  # noqa: E402
+from games.live.conduct import conductor  # noqa: E402
+from games.periodic import runner as periodic  # noqa: E402
 from games.runtime import shutdown  # noqa: E402
 
 # Short GIL slices: the event loop's forwarding does not wait 5 ms behind a
@@ -51,10 +52,12 @@ router = ProtocolTypeRouter(
 
 async def application(scope: Any, receive: Any, send: Any) -> None:
     # The first request or connection starts this process's conductor (bots and
-    # turn clocks), so a restarted server resumes pending turns on its own.
+    # turn clocks) and periodic jobs (pairing, tournaments), so a restarted
+    # server resumes pending turns on its own.
     if scope["type"] in ("http", "websocket"):
         shutdown.install()  # SIGTERM: finish moves in flight, then exit
-        ensure_started()
+        conductor.ensure_started()
+        periodic.ensure_started()
     return await router(scope, receive, send)
 
 # What starting made (Django, the apps, the URL conf, the consumers' modules)

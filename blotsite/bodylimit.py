@@ -1,4 +1,4 @@
-"""Refusing oversized request bodies before the site reads them (issue 10, break 4).
+"""Refusing oversized request bodies before the site reads them.
 
 An ASGI middleware around the HTTP application: a request whose Content-Length
 is over the limit gets 413 at once, without a single body message being read;

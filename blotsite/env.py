@@ -41,3 +41,27 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = os.environ.get(name, default)
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
+def env_rate(name: str, default: tuple[int, int]) -> tuple[int, int]:
+    """A rate written ``count/seconds`` (``5/10``: five per ten seconds)."""
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    count, _, seconds = raw.partition("/")
+    try:
+        rate = (int(count), int(seconds))
+    except ValueError as exc:
+        raise ImproperlyConfigured(
+            f"{name} must be a count and seconds, like 5/10, got {raw!r}"
+        ) from exc
+    if rate[0] < 1 or rate[1] < 1:
+        raise ImproperlyConfigured(f"{name} must be a positive count and seconds, got {raw!r}")
+    return rate

@@ -1,7 +1,7 @@
 """Autobahn (Daphne's WebSocket layer) pretty-prints its whole per-connection
 configuration, about forty settings, for a debug line at every WebSocket
 connection, whether debug lines are written or not. In a storm of spectator
-joins that was 5-6 % of a Daphne's event loop (py-spy, issue 22): the loop that
+joins that was 5-6 % of a Daphne's event loop (measured with py-spy): the loop that
 forwards every other table's frames. The dump is made lazy: it is formatted
 only if the line is written, and reads the same when it is."""
 

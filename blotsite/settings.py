@@ -15,7 +15,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from blotsite.env import env_bool, env_int, env_list, env_str
+from blotsite.env import env_bool, env_choice, env_int, env_list, env_rate, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -89,7 +89,7 @@ TEMPLATES = [
 ASGI_APPLICATION = "blotsite.asgi.application"
 
 # --- Database: SQLite file by default, DATABASE_URL (PostgreSQL via psycopg 3) otherwise.
-# PostgreSQL is reached through Django's own psycopg connection pool (issue 22):
+# PostgreSQL is reached through Django's own psycopg connection pool:
 # under ASGI every request may run in a thread of its own, and a connection kept
 # per thread (CONN_MAX_AGE > 0) stayed open until the garbage collector found the
 # thread gone: a burst of requests filled PostgreSQL's connection slots. A pool
@@ -209,7 +209,7 @@ if _REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# --- Abuse limits (issue 10). Logins: django-axes locks a username, and separately
+# --- Abuse limits. Logins: django-axes locks a username, and separately
 # an address, after BLOT_LOGIN_FAILURE_LIMIT failed attempts, for
 # BLOT_LOGIN_COOLOFF_MINUTES (a success resets the count). Counts are kept in the
 # database, so they hold across processes and restarts.
@@ -222,7 +222,7 @@ AXES_LOCKOUT_CALLABLE = "games.views.accounts.locked_out"
 # BLOT_TRUSTED_PROXY_HOPS proxies the X-Forwarded-For entry the outermost of them
 # wrote; never an entry the client wrote itself.
 AXES_CLIENT_IP_CALLABLE = "games.ratelimit.client_address"
-#: How many reverse proxies in front of Daphne append to X-Forwarded-For (issue 22).
+#: How many reverse proxies in front of Daphne append to X-Forwarded-For.
 BLOT_TRUSTED_PROXY_HOPS = env_int("BLOT_TRUSTED_PROXY_HOPS", 0)
 #: Accounts created per address per hour.
 BLOT_SIGNUPS_PER_ADDRESS_HOURLY = env_int("BLOT_SIGNUPS_PER_ADDRESS_HOURLY", 5)
@@ -243,9 +243,9 @@ BLOT_GIL_SWITCH_US = env_int("BLOT_GIL_SWITCH_US", 500)
 #: Deflate WebSocket frames for clients that offer it (blotsite/compression.py):
 #: a viewer's frame is the whole table, mostly what the last one was.
 BLOT_WS_COMPRESSION = env_bool("BLOT_WS_COMPRESSION", True)
-#: Tables with a bot seat one user may have waiting or playing at once (issue 11).
+#: Tables with a bot seat one user may have waiting or playing at once.
 BLOT_BOT_TABLES_PER_USER = env_int("BLOT_BOT_TABLES_PER_USER", 3)
-#: One bot-work budget per person (issue 22, games/services/botwork.py): tables with
+#: One bot-work budget per person (games/services/botwork.py): tables with
 #: bots playing at once across their tables and the tournaments they organise
 #: (a tournament filled with bots counts half its places). Staff are not limited.
 BLOT_BOT_WORK_PER_USER = env_int("BLOT_BOT_WORK_PER_USER", 12)
@@ -344,7 +344,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
     # While the database is away every request fails: one traceback, then a count
-    # (games/runtime/lograte.py), not a traceback per request (issue 22).
+    # (games/runtime/lograte.py), not a traceback per request.
     "filters": {
         "outage": {"()": "games.runtime.lograte.RepeatedOutageFilter"},
         "pool_outage": {"()": "games.runtime.lograte.PoolOutageFilter"},
@@ -360,21 +360,28 @@ LOGGING = {
 # think outside the web processes; on the embedded default, inside the Daphne
 # process ("inprocess"). Either is safe with several processes: each move is
 # version-checked.
-BLOT_CONDUCTOR = env_str("BLOT_CONDUCTOR", "external" if _REDIS_URL else "inprocess")
-if BLOT_CONDUCTOR not in ("inprocess", "external"):
-    raise ImproperlyConfigured("BLOT_CONDUCTOR must be 'inprocess' or 'external'")
-#: Deal analyses (issue 26) run in their own process at nice 19 on one core
+# "off" runs no conductor at all and wakes none (the tests drive it themselves).
+BLOT_CONDUCTOR = env_choice(
+    "BLOT_CONDUCTOR", "external" if _REDIS_URL else "inprocess", ("inprocess", "external", "off")
+)
+#: Deal analyses run in their own process at nice 19 on one core
 #: (games/live/conduct/analyst.py): "on" starts it (the worker's child, or on request
 #: in the embedded default); "off" leaves the queue to `manage.py analyse` run apart.
-BLOT_ANALYST = env_str("BLOT_ANALYST", "on")
+BLOT_ANALYST = env_choice("BLOT_ANALYST", "on", ("on", "off"))
 #: How long a finished deal's result stays on screen before the next deal's first move.
 BLOT_NEXT_DEAL_PAUSE_MS = env_int("BLOT_NEXT_DEAL_PAUSE_MS", 2500)
-#: Thinking time of a Hard bot at a live table (issue 4: at most 0.5 s).
+#: Thinking time of a Hard bot at a live table (at most 0.5 s, so nobody waits on a bot).
 BLOT_BOT_BUDGET_S = env_int("BLOT_BOT_BUDGET_MS", 200) / 1000
 #: Presence: how often each process writes its connections' heartbeat, and after
 #: how long without one a connection counts as gone (a crashed server's sockets).
 BLOT_PRESENCE_HEARTBEAT_S = env_int("BLOT_PRESENCE_HEARTBEAT_S", 10)
 BLOT_PRESENCE_STALE_S = env_int("BLOT_PRESENCE_STALE_S", 60)
+#: How long a challenge waits for its answers before it expires.
+BLOT_CHALLENGE_TTL_S = env_int("BLOT_CHALLENGE_TTL_S", 600)
+#: Chat messages one person may send across every room: a burst and a sustained
+#: rate, each ``(count, seconds)`` (written ``count/seconds`` in the environment).
+BLOT_CHAT_BURST = env_rate("BLOT_CHAT_BURST", (5, 10))
+BLOT_CHAT_SUSTAINED = env_rate("BLOT_CHAT_SUSTAINED", (30, 600))
 
 # --- The Bot API (games/api, docs/bot-api.md). Calls per token per minute: past
 # BLOT_API_SLOW_AFTER_PER_MINUTE each call waits BLOT_API_SLOWDOWN_MS before it is

@@ -210,7 +210,7 @@ class DealAdmin(admin.ModelAdmin):
         return len(obj.actions)
 
     # The salt and the record (deck included) stay hidden while the deal runs,
-    # here as on the site: a staff member may be seated at the table (issue 10).
+    # here as on the site: a staff member may be seated at the table.
     @admin.display(description=_("shuffle salt"))
     def salt_shown(self, obj: Deal) -> StrOrPromise:
         return obj.shuffle_salt if obj.is_finished else _HIDDEN_WHILE_RUNNING
@@ -335,7 +335,7 @@ class EntrantAdmin(admin.ModelAdmin):
         return False  # removing goes through the action: it records the forfeits
 
 
-# Chat moderation (issue 25): reports with their context, deleting a message for
+# Chat moderation: reports with their context, deleting a message for
 # everyone (live), silencing a person for a time.
 
 _SILENCES = {"silence_1h": timedelta(hours=1), "silence_24h": timedelta(hours=24)}
@@ -459,7 +459,7 @@ class ChallengeAdmin(admin.ModelAdmin):
         return False
 
 
-# --- Play now and ratings (issue 24): read-only, the services change them -----------------
+# --- Play now and ratings: read-only, the services change them -----------------
 
 
 class _ReadOnly(admin.ModelAdmin):

@@ -10,7 +10,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Imported for what importing connects: the profile signal, and the live
         # layer's listener for the services' "this table changed".
-        import games.live.deliver.chat  # noqa: F401 - the chat's listener (issue 25)
+        import games.live.deliver.chat  # noqa: F401 - the chat's listener
         from games import signals  # noqa: F401
         from games.live.deliver import (
             notify,  # noqa: F401

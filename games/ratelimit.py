@@ -1,4 +1,4 @@
-"""Counting actions per user or per address in fixed time windows (issue 10).
+"""Counting actions per user or per address in fixed time windows.
 
 The counts live in Django's cache: local memory on the embedded default, Redis
 when ``REDIS_URL`` is set, so a limit holds across every web process. A window
@@ -47,11 +47,11 @@ def client_address(request: HttpRequest) -> str | None:
     Behind ``BLOT_TRUSTED_PROXY_HOPS`` proxies (each appending the address it
     heard from to X-Forwarded-For), the client is the entry the outermost trusted
     proxy wrote: the ``hops``-th from the right. Whatever the client wrote itself
-    is to the left of it and is never read (issue 22: taking the leftmost entry
+    is to the left of it and is never read (taking the leftmost entry would
     let a client choose the address it was counted under). Without trusted
     proxies, or when the header has fewer entries than there are proxies (the
     request did not come through them), it is the connection's own address."""
-    hops = getattr(settings, "BLOT_TRUSTED_PROXY_HOPS", 0)
+    hops = settings.BLOT_TRUSTED_PROXY_HOPS
     if hops > 0:
         forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
         entries = [entry.strip() for entry in forwarded.split(",") if entry.strip()]
@@ -162,9 +162,9 @@ class TurnTimeout(Exception):
 def one_at_a_time(scope: str, who: str) -> Iterator[None]:
     """Judge the actions of ``who`` in ``scope`` one after another, across every
     process (a lock in the shared cache): what the previous one stored is seen
-    by the next. Login attempts use it (issue 22: of 40 sent at once, 18 were
-    judged against a limit of 10, as each read the stored failures before any
-    was written). When the cache is away the action goes ahead unserialised."""
+    by the next. Login attempts use it (without it, of 40 sent at once 18
+    were judged against a limit of 10, as each read the stored failures before
+    any was written). When the cache is away the action goes ahead unserialised."""
     digest = hashlib.sha256(f"{scope}\0{who}".encode()).hexdigest()[:32]
     key = f"turn:{scope}:{digest}"
     token = uuid.uuid4().hex

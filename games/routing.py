@@ -12,7 +12,7 @@ from games.loadtest.yardstick import YardstickConsumer
 # Channels routes consumers with Django's path(), whose stubs expect views.
 websocket_urlpatterns: list[Any] = [
     path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),  # type: ignore[arg-type]
-    # A tournament page's chat room (issue 25).
+    # A tournament page's chat room.
     path("ws/chat/tournament/<int:tournament_id>/", TournamentChatConsumer.as_asgi()),  # type: ignore[arg-type]
     # A signed-in person's own socket on every page (games/live/receive/person.py).
     path("ws/person/", PersonConsumer.as_asgi()),  # type: ignore[arg-type]

@@ -22,7 +22,6 @@ from engine.match import MatchFormat
 from engine.observe import observe
 from engine.rules import SEATS
 from games.api.auth import ApiError, Caller
-from games.live.deliver import chat as chat_deliver
 from games.live.store import rows
 from games.live.submit.play import NotAllowed, NotYourSeat, Refused, StaleVersion, submit
 from games.models import (
@@ -242,10 +241,7 @@ def say(caller: Caller, match_id: int, data: dict[str, Any]) -> None:
     where = bot_seat(caller.user_id, match_id)
     user = get_user_model().objects.get(pk=caller.user_id)
     room = chat_service.Where(Room.PLAYERS, where.table_id)
-    message = _service(
-        chat_service.post, room, user, phrase=data.get("phrase"), text=data.get("text")
-    )
-    chat_deliver.send_message(message)
+    _service(chat_service.post, room, user, phrase=data.get("phrase"), text=data.get("text"))
 
 
 # --- the event stream ----------------------------------------------------------------------

@@ -52,7 +52,7 @@ class TableCreateForm(forms.Form):
         required=False,
         help_text=_("The result changes the players' ratings. People only: no bot seats."),
     )
-    # Table-level settings (RULES.md §6): the turn clock, how long an absent player
+    # Table-level settings (docs/rules.md §6): the turn clock, how long an absent player
     # is waited for before a bot plays for them, and the bots' pause.
     turn_seconds = forms.IntegerField(
         required=False,

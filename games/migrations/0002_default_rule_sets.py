@@ -1,4 +1,6 @@
-"""One standard rule set per variant (RULES.md defaults, no overrides)."""
+"""One standard rule set per variant (the defaults of docs/rules.md §6, no overrides).
+
+The descriptions stored below are kept as these rows were first written."""
 
 from django.db import migrations
 

@@ -1,4 +1,4 @@
-# The five languages of the site (issue 12), and translatable names for the
+# The five languages of the site, and translatable names for the
 # admin's remaining field and model labels: choices and labels only, no schema change.
 
 import django.db.models.deletion

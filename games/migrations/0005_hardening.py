@@ -1,4 +1,4 @@
-"""Issue 10: players' display names get a unique comparison key (games.models.names.key).
+"""Players' display names get a unique comparison key (games.models.names.key).
 
 Players who already shared a name (in any letter case or Unicode form) keep it:
 the later ones' keys get "#<id>" appended, so the database accepts them, and the

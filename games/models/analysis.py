@@ -1,4 +1,4 @@
-"""The analysis of a finished deal (issue 26): asked for by a person, computed by
+"""The analysis of a finished deal: asked for by a person, computed by
 the analyst process (games.live.conduct.analyst), stored once done — a finished
 deal never changes, so neither does its analysis."""
 

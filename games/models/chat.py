@@ -1,5 +1,5 @@
 """Talk at a table or a tournament: messages, mutes, reports, silences, the
-free-text switch (issue 25; the rules are in games/services/chat.py)."""
+free-text switch (the rules are in games/services/chat.py)."""
 
 from __future__ import annotations
 

@@ -131,7 +131,7 @@ class Participant(models.Model):
 
 
 class Deal(models.Model):
-    """One deal. ``actions`` (canonical DEAL_RECORD.md actions) is the source of
+    """One deal. ``actions`` (canonical actions, docs/deal-record.md) is the source of
     truth: the engine state is rebuilt from deck + actions whenever needed.
     ``commitment`` (sha-256 of salt + deck) is published from the start; the deck
     and salt are shown only once the deal is over, so anyone can verify them."""
@@ -178,7 +178,7 @@ class Deal(models.Model):
         return self.status == self.Status.FINISHED
 
     def record_dict(self) -> dict[str, Any]:
-        """The deal record (DEAL_RECORD.md input) as stored."""
+        """The deal record (the input of docs/deal-record.md) as stored."""
         return {
             "variant": self.match.variant,
             "dealer": self.dealer,
@@ -202,7 +202,7 @@ class Deal(models.Model):
 
 
 class ScoreRow(models.Model):
-    """One row of a match's score table (RULES.md §4), written when a deal ends.
+    """One row of a match's score table (docs/rules.md §4), written when a deal ends.
     It can always be recomputed by folding the deals through ``engine.match``."""
 
     match = models.ForeignKey(

@@ -1,4 +1,4 @@
-"""Display names: cleaned, compared and reserved in one place (issue 10, break 8).
+"""Display names: cleaned, compared and reserved in one place.
 
 A display name is what other players see at a table, so it must not pass for a
 bot ("Bot 2 (Hard)"), for another player (the same name in other letter cases

@@ -14,7 +14,7 @@ from games.models.choices import Variant
 
 
 class RuleSetConfig(models.Model):
-    """A variant plus the settings that differ from RULES.md's defaults.
+    """A variant plus the settings that differ from the defaults of docs/rules.md §6.
 
     Only valid overrides are ever stored: ``clean()`` builds the engine's
     ``RuleSet`` and keeps its normalised ``overrides()``. Tables copy the

@@ -92,7 +92,7 @@ class Table(models.Model):
         default=10,
         validators=[MinValueValidator(2), MaxValueValidator(60)],
     )
-    # Rated (issue 24): its matches change the players' ratings; people only.
+    # Rated: its matches change the players' ratings; people only.
     rated = models.BooleanField(_("rated"), default=False)
     spectator_count = models.PositiveIntegerField(_("spectators"), default=0)
     # Live play: when the seat to act got its turn (the turn clock and bot pauses

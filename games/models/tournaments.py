@@ -65,7 +65,7 @@ class Tournament(models.Model):
     rule_set_name = models.CharField(_("rule set name"), max_length=80, blank=True)
     rules_snapshot = models.JSONField(_("rules (snapshot)"), default=dict, blank=True)
     format = models.CharField(_("match format"), max_length=20, default="best_of:1")
-    # The organiser's choice (issue 24): its matches between people change ratings.
+    # The organiser's choice: its matches between people change ratings.
     rated = models.BooleanField(_("rated"), default=False)
     max_entrants = models.PositiveSmallIntegerField(
         _("maximum entrants"),

@@ -3,8 +3,8 @@
 ``django.core.cache.cache`` is a new client per thread and per asyncio context:
 in Daphne every WebSocket connection and every request is a context of its own,
 so each one opened (and left to the garbage collector) its own Redis connection,
-with the client's handshake: a spectator's join cost a Redis connect (issue 22:
-about a sixth of a Daphne's time in a storm of joins). One client per process
+with the client's handshake: a spectator's join cost a Redis connect (about
+a sixth of a Daphne's time in a storm of joins). One client per process
 shares the connection pool, which is thread-safe, across all of them.
 """
 

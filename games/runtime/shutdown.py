@@ -11,9 +11,11 @@ So, before the reactor shuts down (a Twisted "before shutdown" trigger, which
 runs while the loop still turns):
 
 1. :data:`stopping` is set: the conductor finishes the pass it is in (a move is
-   one transaction: it is committed or never happened) and starts no other;
-2. the conductor task and the consumers' shared sync thread are waited for, so a
-   move in flight commits and tells its viewers (bounded by ``DRAIN_S``).
+   one transaction: it is committed or never happened) and starts no other, and
+   the periodic runner starts no other job;
+2. the tasks watched (the conductor's and the periodic runner's) and the
+   consumers' shared sync thread are waited for, so a move in flight commits and
+   tells its viewers (bounded by ``DRAIN_S``).
 
 And as a last resort, once the reactor has stopped, a daemon timer ends the
 process after ``FORCE_EXIT_S`` if some thread still holds it. That loses
@@ -45,13 +47,13 @@ DRAIN_S = 5.0
 FORCE_EXIT_S = 3.0
 
 _installed = False
-_conductor_task: asyncio.Task[None] | None = None
+_watched: dict[str, asyncio.Task[None]] = {}
 
 
-def watch_conductor(task: asyncio.Task[None]) -> None:
-    """The in-process conductor's task, waited for at shutdown."""
-    global _conductor_task
-    _conductor_task = task
+def watch(task: asyncio.Task[None], name: str) -> None:
+    """A task of this process's (the in-process conductor's, the periodic
+    runner's), waited for at shutdown; a later task of the same name replaces it."""
+    _watched[name] = task
 
 
 def install() -> None:
@@ -81,12 +83,12 @@ def _before_shutdown() -> Deferred[None]:
 
 
 async def drain(timeout: float = DRAIN_S) -> None:
-    """Wait (at most ``timeout``) for the conductor's pass and any move in flight."""
+    """Wait (at most ``timeout``) for the conductor's pass and any move in
+    flight, and the periodic runner's job in progress."""
     waits: list[asyncio.Future[None]] = [
         asyncio.ensure_future(sync_to_async(_nothing, thread_sensitive=True)())
     ]
-    if _conductor_task is not None and not _conductor_task.done():
-        waits.append(asyncio.shield(_conductor_task))
+    waits += [asyncio.shield(task) for task in _watched.values() if not task.done()]
     _done, pending = await asyncio.wait(waits, timeout=timeout)
     if pending:
         log.warning("shutdown: %d task(s) still running after %.0f s", len(pending), timeout)

@@ -1,4 +1,4 @@
-"""Analyses of finished deals (issue 26): asking for one, and computing one.
+"""Analyses of finished deals: asking for one, and computing one.
 
 :func:`request_analysis` queues a deal's analysis for a signed-in person,
 :func:`request_match_analysis` every finished deal of a match not yet analysed

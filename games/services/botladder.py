@@ -50,6 +50,7 @@ from games.models import (
 from games.services.changes import announce_table_changed
 from games.services.matches import start_match
 from games.services.ratings import forfeits
+from games.services.tables import new_table
 
 #: How sure the ladder is of a built-in bot's published rating (it never moves).
 ANCHOR_SIGMA = 25.0
@@ -332,15 +333,10 @@ def _ladder_table(variant: str, pair: list[int]) -> Table | None:
             user_id__in=pair, match__status=Match.Status.PLAYING, match__rated=True
         ).exists():
             return None
-        table = Table.objects.create(
-            variant=variant,
-            rule_set=rule_set,
-            rule_set_name=rule_set.name,
-            rules_snapshot=rule_set.rules().overrides(),
-            format=str(MatchFormat.default(variant)),
-            created_by_id=pair[0],
-            rated=True,
+        table = new_table(
+            rule_set, str(MatchFormat.default(variant)), created_by_id=pair[0], rated=True
         )
+        table.save()
         seats = {0: pair[0], 1: pair[1]}
         Seat.objects.bulk_create(
             Seat(

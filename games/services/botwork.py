@@ -1,5 +1,4 @@
-"""One bot-work budget per person, across their tables and their tournaments
-(issue 22).
+"""One bot-work budget per person, across their tables and their tournaments.
 
 Bots cost the workers' processes; people do not. The budget is counted in
 *tables with bots playing at once*: a person's own tables with a bot seat that
@@ -32,7 +31,7 @@ DAY = 24 * 3600
 
 
 def budget() -> int:
-    return int(getattr(settings, "BLOT_BOT_WORK_PER_USER", 12))
+    return settings.BLOT_BOT_WORK_PER_USER
 
 
 def running_bot_tables(user: AbstractBaseUser) -> int:
@@ -118,7 +117,7 @@ def take_tournament_creation(user: AbstractBaseUser) -> ratelimit.Ticket:
     caller gives the ticket back if it is not); staff are not limited."""
     if getattr(user, "is_staff", False):
         return ratelimit.Ticket(None)
-    most = int(getattr(settings, "BLOT_TOURNAMENTS_PER_USER_DAILY", 5))
+    most = settings.BLOT_TOURNAMENTS_PER_USER_DAILY
     ticket = ratelimit.take("tournament:user", str(user.pk), ratelimit.Limit(most, DAY))
     if ticket is None:
         raise ServiceError(

@@ -61,10 +61,11 @@ def announce_to_user(user_id: int, event: str, data: dict[str, object] | None = 
     )
 
 
-#: Sent after commit with ``event`` (``"removed"``: a moderator deleted a message;
-#: ``"muted"``: someone muted or unmuted a person; ``"policy"``: free text was
-#: switched on or off) and ``data`` (plain values). The live layer updates every
-#: open chat (games/live/deliver/chat.py).
+#: Sent after commit with ``event`` (``"posted"``: someone said something;
+#: ``"removed"``: a moderator deleted a message; ``"muted"``: someone muted or
+#: unmuted a person; ``"policy"``: free text was switched on or off) and ``data``
+#: (plain values). The live layer updates every open chat
+#: (games/live/deliver/chat.py).
 chat_changed = Signal()
 
 

@@ -1,6 +1,6 @@
 """Talk at a table and on a tournament's page: who may say what, where, how often.
 
-The rules (issue 25; docs/site.md#table-chat):
+The rules (docs/site.md#table-chat):
 
 - A table has two rooms. The players' room is read by everyone at the table and
   written by its players only; the spectators' room is read and written by the
@@ -18,8 +18,9 @@ The rules (issue 25; docs/site.md#table-chat):
   rooms are kept :data:`KEEP_ROOMS` (:func:`purge_expired` deletes them).
 
 Every refusal is a :class:`ServiceError` with a sentence for the person, raised
-before anything is written. What the live layer must hear (a message deleted, a
-mute, the free-text switch) is announced through :mod:`games.services.changes`.
+before anything is written. What the live layer must hear (a new message, a
+message deleted, a mute, the free-text switch) is announced through
+:mod:`games.services.changes`, once committed.
 """
 
 from __future__ import annotations
@@ -81,8 +82,8 @@ def limits() -> tuple[ratelimit.Limit, ratelimit.Limit]:
     """(burst, sustained) messages per person: by default 5 in 10 seconds and 30
     in 10 minutes, across every room (settings ``BLOT_CHAT_BURST``,
     ``BLOT_CHAT_SUSTAINED``: ``(count, seconds)``)."""
-    burst = ratelimit.Limit.parse(getattr(settings, "BLOT_CHAT_BURST", (5, 10)))
-    sustained = ratelimit.Limit.parse(getattr(settings, "BLOT_CHAT_SUSTAINED", (30, 600)))
+    burst = ratelimit.Limit.parse(settings.BLOT_CHAT_BURST)
+    sustained = ratelimit.Limit.parse(settings.BLOT_CHAT_SUSTAINED)
     return burst, sustained
 
 
@@ -219,7 +220,7 @@ def post(where: Where, user: Any, *, phrase: object = None, text: object = None)
                     "Free text opens between deals."
                 )
             )
-    return ChatMessage.objects.create(
+    message = ChatMessage.objects.create(
         room=where.room,
         table_id=where.table_id,
         match_id=match_id,
@@ -227,6 +228,8 @@ def post(where: Where, user: Any, *, phrase: object = None, text: object = None)
         author=user,
         **said,
     )
+    changes.announce_chat("posted", {"message_id": message.pk})
+    return message
 
 
 def _room_messages(where: Where) -> QuerySet[ChatMessage]:

@@ -63,7 +63,7 @@ from games.services.bots import is_bot
 from games.services.changes import announce_to_user
 from games.services.errors import ServiceError
 from games.services.matches import in_running_rated_match, start_match
-from games.services.tables import check_format
+from games.services.tables import check_format, new_table
 
 #: The level that fills a casual table for people who asked for bots.
 FILL_LEVEL = BotLevel.NORMAL
@@ -476,14 +476,8 @@ def _tickets(
 
 
 def _seat(group: Group, variant: str, fmt: str, rated: bool, rule_set: RuleSetConfig) -> Table:
-    table = Table.objects.create(
-        variant=variant,
-        rule_set=rule_set,
-        rule_set_name=rule_set.name,
-        rules_snapshot=rule_set.rules().overrides(),
-        format=fmt,
-        rated=rated and group.bots == 0,
-    )
+    table = new_table(rule_set, fmt, rated=rated and group.bots == 0)
+    table.save()
     Seat.objects.bulk_create(
         Seat(
             table=table,

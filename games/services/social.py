@@ -37,10 +37,8 @@ from games.services import bots
 from games.services.changes import announce_to_user
 from games.services.errors import ServiceError
 from games.services.matches import in_running_rated_match, start_match
-from games.services.tables import check_format
+from games.services.tables import check_format, new_table
 
-#: How long a challenge waits for its answers (``BLOT_CHALLENGE_TTL_S`` overrides).
-TTL_S = 600
 #: Challenges one person may have waiting for answers at once.
 MAX_PENDING_SENT = 5
 #: Challenges one person may send per hour (a flood of notifications is abuse).
@@ -55,7 +53,7 @@ if TYPE_CHECKING:
 
 
 def ttl() -> timedelta:
-    return timedelta(seconds=getattr(settings, "BLOT_CHALLENGE_TTL_S", TTL_S))
+    return timedelta(seconds=settings.BLOT_CHALLENGE_TTL_S)
 
 
 def _signed_in(user: User | AnonymousUser | None, message: str) -> User:
@@ -373,12 +371,9 @@ def _open_table(challenge: Challenge) -> Table:
     rule_set = RuleSetConfig.objects.filter(variant=challenge.variant, is_default=True).first()
     if rule_set is None:
         raise ServiceError(_("This variant has no default rule set."))
-    table = Table(
-        variant=challenge.variant,
-        rule_set=rule_set,
-        rule_set_name=rule_set.name,
-        rules_snapshot=rule_set.rules().overrides(),
-        format=challenge.format,
+    table = new_table(
+        rule_set,
+        challenge.format,
         created_by=challenge.challenger,
         rated=challenge.rated,  # a rated challenge opens a rated table (people only)
     )
@@ -457,10 +452,3 @@ def notices(user: User | AnonymousUser, now: datetime | None = None) -> Notices:
         elif challenge.challenger_id == user.pk and not challenge.challenger_dismissed:
             shown.outcomes.append(challenge)  # declined, or expired unanswered
     return shown
-
-
-def is_expired(challenge: Challenge, now: datetime | None = None) -> bool:
-    now = now or timezone.now()
-    return challenge.status == Challenge.Status.EXPIRED or (
-        challenge.status == Challenge.Status.PENDING and challenge.expires_at <= now
-    )

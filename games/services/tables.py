@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -16,7 +17,7 @@ from django.utils.translation import ngettext
 from engine.match import MatchFormat
 from engine.rules import SEATS
 from games import ratelimit
-from games.models import BotLevel, RuleSetConfig, Seat, Table
+from games.models import BotLevel, RuleSetConfig, Seat, Table, Tournament
 from games.services import botwork
 from games.services.botwork import running_bot_tables
 from games.services.changes import announce_seats_changed, announce_table_changed
@@ -45,11 +46,31 @@ def check_format(variant: str, fmt: str) -> MatchFormat:
 HOUR = 3600
 
 
+def new_table(rules: RuleSetConfig | Tournament, fmt: str, **fields: Any) -> Table:
+    """An unsaved table playing ``rules`` in the match format ``fmt``, with the
+    other ``fields`` given: every table is made here. ``rules`` is a rule set,
+    whose name and overrides are copied now (editing the rule set later leaves the
+    table as it was), or a tournament, whose own copy is taken (the rules its
+    entrants signed up for)."""
+    if isinstance(rules, Tournament):
+        rule_set, name, snapshot = rules.rule_set, rules.rule_set_name, dict(rules.rules_snapshot)
+    else:
+        rule_set, name, snapshot = rules, rules.name, rules.rules().overrides()
+    return Table(
+        variant=rules.variant,
+        rule_set=rule_set,
+        rule_set_name=name,
+        rules_snapshot=snapshot,
+        format=fmt,
+        **fields,
+    )
+
+
 def _take_creation_limits(user: User, address: str | None) -> list[ratelimit.Ticket]:
     """Count a table against its creator's (and their address's) hourly limits
-    before it is made, refusing one past them (issue 10). Counted first, in one
-    atomic step each, so many creations at once cannot all see room for one more
-    (issue 22); the caller gives the tickets back if the table is not made."""
+    before it is made, refusing one past them. Counted first, in one
+    atomic step each, so many creations at once cannot all see room for one more;
+    the caller gives the tickets back if the table is not made."""
     per_user = ratelimit.Limit(settings.BLOT_TABLES_PER_USER_HOURLY, HOUR)
     by_user = ratelimit.take("table:user", str(user.pk), per_user)
     if by_user is None:
@@ -78,7 +99,7 @@ def _take_creation_limits(user: User, address: str | None) -> list[ratelimit.Tic
 
 def _check_bot_tables(user: User) -> None:
     # Called inside the creation's transaction with the user's row locked, so two
-    # creations at once cannot both see room for one more (issue 11).
+    # creations at once cannot both see room for one more.
     most = settings.BLOT_BOT_TABLES_PER_USER
     if running_bot_tables(user) >= most:
         raise ServiceError(
@@ -122,16 +143,8 @@ def create_table(
     unknown = set(timing) - TIMING_FIELDS
     if unknown:
         raise ServiceError(_("Unknown table setting."))
-    table = Table(
-        variant=variant,
-        rule_set=rule_set,
-        rule_set_name=rule_set.name,
-        rules_snapshot=rule_set.rules().overrides(),
-        format=str(parsed),
-        is_private=is_private,
-        rated=rated,
-        created_by=user,
-        **timing,
+    table = new_table(
+        rule_set, str(parsed), is_private=is_private, rated=rated, created_by=user, **timing
     )
     try:
         table.full_clean(exclude=["invite_token"])

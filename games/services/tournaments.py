@@ -7,7 +7,7 @@ state, so running it twice, or in two processes at once, changes nothing the
 second time: the second caller waits for the lock, then finds the work done.
 
 Progression keeps no state in memory. A finished match sets its tournament's
-``wakeup_at`` (``games.services.matches.finish_deal``); the conductor's pass calls
+``wakeup_at`` (``games.services.matches.finish_deal``); the periodic runner calls
 :func:`advance_due`, which records results, begins the next round or the ready
 knockout matches (their tables created with the entrants seated, bots filling
 bot places), and finishes the tournament when nothing is left to play. Which
@@ -47,7 +47,7 @@ from games.models.tournaments import MAX_ENTRANTS, MIN_ENTRANTS
 from games.services import botwork
 from games.services.errors import ServiceError
 from games.services.matches import announce_tournament_match, start_match
-from games.services.tables import TIMING_FIELDS, check_format
+from games.services.tables import TIMING_FIELDS, check_format, new_table
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +129,7 @@ def create_tournament(
         tournament.full_clean()
     except ValidationError as exc:
         raise ServiceError(" ".join(exc.messages)) from None
-    # Counted before it is made (issue 22): a daily limit, and the bot work its
+    # Counted before it is made: a daily limit, and the bot work its
     # bots-only matches would add to what the organiser's bots already do.
     ticket = botwork.take_tournament_creation(user)
     try:
@@ -407,7 +407,7 @@ def _close_registration(tournament: Tournament) -> None:
 
 
 def advance_due(now: datetime | None = None, limit: int = 20) -> int:
-    """The conductor's call: start tournaments whose start time came and move on
+    """The periodic runner's call: start tournaments whose start time came and move on
     those a finished match woke. Returns how many changed."""
     now = now or timezone.now()
     due = list(
@@ -613,17 +613,15 @@ def _begin_pairing(
 
 
 def _open_table(tournament: Tournament, a: Entrant, b: Entrant) -> Table:
-    table = Table.objects.create(
-        variant=tournament.variant,
-        rule_set=tournament.rule_set,
-        rule_set_name=tournament.rule_set_name,
-        rules_snapshot=dict(tournament.rules_snapshot),
-        format=tournament.format,
+    table = new_table(
+        tournament,
+        tournament.format,
         created_by=tournament.created_by,
         turn_seconds=tournament.turn_seconds,
         disconnect_grace_seconds=tournament.disconnect_grace_seconds,
         bot_delay_ms=tournament.bot_delay_ms,
     )
+    table.save()
     # Seats alternate between the sides: entrant a holds the even seats (side 0).
     per_side = SEATS[tournament.variant] // 2
     for member in range(per_side):

@@ -1,4 +1,4 @@
-"""Deal analyses on the site (issue 26): asking for one deal's or a whole match's,
+"""Deal analyses on the site: asking for one deal's or a whole match's,
 their progress (polled by htmx every 2 s while queued or running), and what the
 replay and match pages show of them. Nothing of a deal still being played, for
 anybody (the replay's rule)."""

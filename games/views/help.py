@@ -2,7 +2,7 @@
 
 The rules pages are whole texts, not strings: each language has its own template
 (``templates/help/<language>/<variant>.html``), written for players and checked
-against RULES.md. A language without its own page falls back to English.
+against docs/rules.md. A language without its own page falls back to English.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The login page, judging attempts sent at once one after another (issue 22).
+"""The login page, judging attempts sent at once one after another.
 
 django-axes counts failed logins in the database and refuses a username or an
 address past ``AXES_FAILURE_LIMIT``, but it reads the count before the password

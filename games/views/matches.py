@@ -49,7 +49,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "unrated_sentence": unrated and unrated_label(unrated.reason, fairplay.DAILY_MEETINGS),
     }
     if match.status == Match.Status.FINISHED:
-        # The players' room is part of the match record (issue 25).
+        # The players' room is part of the match record.
         context["chat_html"] = match_chat_html(match.pk, request.user)
     return render(request, "games/match.html", context)
 
@@ -73,7 +73,7 @@ def _sides(participants) -> list[list]:
 def _record_visible(deal: Deal) -> bool:
     # The deck (and with it every hand) stays secret until the deal is over;
     # only the commitment is public meanwhile. Staff are no exception: a staff
-    # member may be seated in the match (issue 10), and the site cannot tell a
+    # member may be seated in the match, and the site cannot tell a
     # curious onlooker from a player's friend, so nobody reads a running deal's deck.
     return deal.is_finished
 
@@ -93,7 +93,7 @@ def deal_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 def deal_record(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """The deal record as a JSON download (DEAL_RECORD.md input format)."""
+    """The deal record as a JSON download (the input format of docs/deal-record.md)."""
     deal = access.get_deal(request, pk, number)
     if not _record_visible(deal):
         return JsonResponse({"error": "the deal is not over yet"}, status=403)

@@ -1,9 +1,10 @@
 """Play now: join a pairing pool from the lobby, see the wait, leave it.
 
-The pairing itself happens in the conductor's pass (``games.services.pools``);
-when it seats someone, their open pages are told over their socket and go to
-the table. The status fragment below also sends them there (``HX-Redirect``)
-the next time it refreshes, so a page without that socket is not left waiting.
+The pairing itself happens in the periodic runner's matchmaking job
+(``games.periodic``, calling ``games.services.pools``); when it seats someone,
+their open pages are told over their socket and go to the table. The status
+fragment below also sends them there (``HX-Redirect``) the next time it
+refreshes, so a page without that socket is not left waiting.
 """
 
 from __future__ import annotations

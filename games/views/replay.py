@@ -32,7 +32,7 @@ from games.views.analysis import choice_label, replay_context
 
 def _describe(action: dict[str, Any], names: dict[int, str]) -> str:
     """The step in words, as the live table says it: the name as a label, never
-    declined (issue 21)."""
+    declined."""
     name = names.get(action.get("seat", -1), "?")
     kind = str(action.get("type"))
     if kind in ("pass", "take", "choose"):

@@ -194,7 +194,7 @@ def visible_tournament(request: HttpRequest, pk: int) -> Tournament:
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = visible_tournament(request, pk)
     context = _context(request, tournament)
-    # The page's room (issue 25), kept current over its own small socket.
+    # The page's room, kept current over its own small socket.
     user = request.user
     organiser = user.is_authenticated and (user.is_staff or tournament.created_by_id == user.pk)
     context["chat_html"] = tournament_panel(tournament.pk, user, organiser, request.get_full_path())

@@ -1,4 +1,4 @@
-// The chat beside a live table or a tournament page (issue 25). Everything in it
+// The chat beside a live table or a tournament page. Everything in it
 // arrives from the server over the page's socket; this script only
 // - opens and closes it on a phone (one tap, with an unread count), never letting
 //   it reach down over the hand;

@@ -1,4 +1,4 @@
-// The live table's connection state (issue 10, break 6). When the socket drops,
+// The live table's connection state. When the socket drops,
 // the page says so at once and stops offering moves; it reconnects on a short,
 // capped backoff whatever the close code, and offers moves again only once the
 // server has sent the current table (it does so on every connect).

@@ -10,8 +10,6 @@ import pytest
 from django.utils import timezone
 
 from engine.ratings import BOT_RATINGS
-from games.live.conduct import ladder
-from games.live.conduct.matchmaking import matchmaking_pass
 from games.models import (
     BotAccount,
     BotRating,
@@ -22,6 +20,8 @@ from games.models import (
     RatingChange,
     Table,
 )
+from games.periodic import ladder
+from games.periodic.matchmaking import matchmaking_pass
 from games.services import botladder, bots, ratings, seating, social
 from tests.site.conftest import client_for
 

@@ -1,4 +1,4 @@
-"""Analyses in Chromium (issue 26): a deal's values per choice, marks, accuracy
+"""Analyses in Chromium: a deal's values per choice, marks, accuracy
 and the graph under the replay; a whole match's "Analyse", its live progress and
 then each player's accuracy and each deal's status on the match page; on a
 desktop and within a 390 px phone."""
@@ -39,7 +39,7 @@ def test_the_analysis_reads_on_desktop_and_phone(new_page, blot_server):
         assert page.locator("svg[data-analysis-graph]").is_visible()
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"], f"{size}: the page is {width} px wide"
-        page.locator("[data-analysis]").screenshot(path=f"/tmp/h26a-analysis-{size}.png")
+        page.locator("[data-analysis]").screenshot(path=f"/tmp/blot-analysis-{size}.png")
     page.goto(f"/matches/{match_id}/")
     assert page.locator("[data-match-analysis] [data-accuracy]").count() >= 1
 
@@ -72,7 +72,7 @@ def test_a_whole_match_is_analysed_from_its_page_on_desktop_and_phone(new_page, 
         assert desktop.locator('[data-match-analysis] [data-action="analyse"]').is_visible()
         fits(desktop, viewport, f"{size}, before asking")
         desktop.locator("[data-match-analysis]").screenshot(
-            path=f"/tmp/h26m-match-analysis-{size}-ask.png"
+            path=f"/tmp/blot-match-analysis-{size}-ask.png"
         )
     desktop.locator('[data-match-analysis] [data-action="analyse"]').click()
     desktop.wait_for_url(f"**/matches/{match_id}/#analysis")
@@ -86,7 +86,7 @@ def test_a_whole_match_is_analysed_from_its_page_on_desktop_and_phone(new_page, 
         assert page.locator(f'[data-deal-analysis="{running}"]').count() == 0
         fits(page, viewport, f"{size}, queued")
         page.locator("[data-match-analysis]").screenshot(
-            path=f"/tmp/h26m-match-analysis-{size}-queued.png"
+            path=f"/tmp/blot-match-analysis-{size}-queued.png"
         )
     assert phone.locator('[data-action="analyse"]').count() == 0  # signed out: nothing to press
 
@@ -99,7 +99,7 @@ def test_a_whole_match_is_analysed_from_its_page_on_desktop_and_phone(new_page, 
         assert done.get_attribute("href") == f"/matches/{match_id}/deals/1/replay/"
         fits(page, viewport, f"{size}, done")
         page.locator("[data-match-analysis]").screenshot(
-            path=f"/tmp/h26m-match-analysis-{size}-done.png"
+            path=f"/tmp/blot-match-analysis-{size}-done.png"
         )
     desktop.locator('[data-deal-analysis="1"] a[data-replay-link]').click()
     desktop.locator('[data-analysis] [data-analysis-status="done"]').wait_for()

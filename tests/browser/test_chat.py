@@ -1,4 +1,4 @@
-"""Talking at a table in real Chromium (issue 25): two players and a spectator,
+"""Talking at a table in real Chromium: two players and a spectator,
 each reading the site in another language.
 
 Ann (French, desktop) and Boris (Russian, phone) play Open Blot; Carla

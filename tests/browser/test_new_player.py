@@ -1,4 +1,4 @@
-"""What a new player tripped over (issue 21), in real Chromium: quick play with a
+"""What a new player tripped over, in real Chromium: quick play with a
 bot level, resigning a bot match (the dialog's focus on Cancel) and the bot-table
 limit freed, a deal's result that stays until Next deal, a timed-out turn said at
 the seat, a tournament table that links back, and every page within a 390 px

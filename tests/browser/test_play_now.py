@@ -3,10 +3,10 @@ contexts meet at one rated table, play it out, and each sees their rating
 change at the end (on the table and the match page).
 
 Going to the table: the pairing pass tells every open page of each person
-(``announce_to_user(..., "paired")``); the per-person socket that turns that
-into a navigation is helper h24b's. Until it is merged the lobby's waiting
-status, which refreshes every 2 s, sends the page to the table itself
-(``HX-Redirect``); the test waits for the table's URL either way.
+(``announce_to_user(..., "paired")``) and the per-person socket turns that into a
+navigation; the lobby's waiting status, which refreshes every 2 s, also sends
+the page to the table itself (``HX-Redirect``); the test waits for the table's
+URL either way.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The page loses its socket when the server restarts (issue 10, break 6): it says
+"""The page loses its socket when the server restarts: it says
 so at once, stops offering moves, reconnects by itself and shows the current table,
 without a reload. Also: no Content-Security-Policy violation on the way."""
 

@@ -1,4 +1,4 @@
-"""Stepping through a finished deal's replay in Chromium (issue 26): the buttons,
+"""Stepping through a finished deal's replay in Chromium: the buttons,
 the arrow keys and ``?step=N`` move one action at a time, every card on the page
 is face up, and the page fits a 390 px phone. A deal still being played has none."""
 
@@ -80,7 +80,7 @@ def test_a_replay_steps_with_buttons_keys_and_links(new_page, blot_server):
         page.wait_for_url(re.compile(r"step=0$"))
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"], f"{size}: the page is {width} px wide"
-        page.screenshot(path=f"/tmp/h26s-replay-{size}.png", full_page=True)
+        page.screenshot(path=f"/tmp/blot-replay-{size}.png", full_page=True)
     # The next deal is still being played: no replay, not even its first step.
     page.goto(f"/matches/{match_id}/deals/{number + 1}/replay/?step=0")
     assert page.locator("[data-replay-refused]").count() == 1

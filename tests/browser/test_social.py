@@ -46,14 +46,14 @@ def test_a_challenge_accepted_in_another_browser_sends_both_to_one_table(new_pag
     form.locator("[data-action=challenge]").click()
     challenger.locator("[data-challenge-waiting]").wait_for()
     wait_for_socket(challenger)
-    challenger.screenshot(path="/tmp/h24b-waiting-desktop.png")
+    challenger.screenshot(path="/tmp/blot-waiting-desktop.png")
 
     notice = challenged.locator("[data-challenge]")
     notice.wait_for()
     assert "Ann" in notice.inner_text()
     assert challenged.evaluate("() => window.__sameTab === true")  # pushed, not reloaded
     assert_within(challenged, 390)
-    challenged.screenshot(path="/tmp/h24b-challenge-phone.png")
+    challenged.screenshot(path="/tmp/blot-challenge-phone.png")
     notice.locator("[data-action=accept]").click()
 
     challenged.wait_for_url(TABLE_URL)
@@ -139,7 +139,7 @@ def test_follow_and_challenge_pages_fit_a_phone_in_every_language(new_page):
             assert_within(me, 390)
             if code in ("hy", "ka"):
                 name = "player" if path == their_page else "following"
-                me.screenshot(path=f"/tmp/h24b-{name}-{code}.png", full_page=True)
+                me.screenshot(path=f"/tmp/blot-{name}-{code}.png", full_page=True)
     assert me.locator("[data-person][data-online='1']").count() == 1  # they are online
 
 

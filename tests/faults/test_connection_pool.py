@@ -1,4 +1,4 @@
-"""A burst of requests cannot fill PostgreSQL's connection slots (issue 22, break 1).
+"""A burst of requests cannot fill PostgreSQL's connection slots.
 
 A real Daphne on PostgreSQL, started with the setting that used to leak
 (``CONN_MAX_AGE=60``: a connection kept per request thread until the garbage

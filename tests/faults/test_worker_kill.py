@@ -1,4 +1,4 @@
-"""A worker killed with SIGKILL leaves no process behind (issue 22, break 6: its
+"""A worker killed with SIGKILL leaves no process behind (once its
 decision processes and their resource tracker ran on with no parent)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""No case ending glued onto a name (issue 21): in Armenian and Georgian a
+"""No case ending glued onto a name: in Armenian and Georgian a
 suffix after a placeholder declines a name the site cannot decline, and a
 Russian verb with a bracketed feminine ending guesses a gender. Every sentence
 with a name is written so the name stands where it needs no ending (as a label

@@ -1,4 +1,4 @@
-"""Hostile WebSocket messages are refusals, never exceptions (issue 10, break 5).
+"""Hostile WebSocket messages are refusals, never exceptions.
 
 Each message goes through the real consumer; the refusal must come back as the
 usual error fragment plus the unchanged table, and the server must not log a

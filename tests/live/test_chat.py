@@ -1,4 +1,4 @@
-"""Table chat over the table's socket (issue 25): the fairness rules, the
+"""Table chat over the table's socket: the fairness rules, the
 rooms, safety (escaping, length, floods), mute, report, delete, silence."""
 
 from __future__ import annotations

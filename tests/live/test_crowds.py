@@ -351,7 +351,7 @@ def test_it_draws_what_viewpoints_share_once_per_move(
 async def test_a_join_costs_the_same_however_many_spectators_watch(
     watching, duel, monkeypatch
 ) -> None:
-    """Issue 22, break 3: one join with 50, 150, 300 spectators watching cost
+    """One join with 50, 150, 300 spectators watching once cost
     +168, +474, +693 transactions, as every spectator read the table again when
     the count changed. Counted here: the table's frame read for spectators."""
     from games.live.receive import consumers

@@ -1,5 +1,5 @@
 """Bot decisions are shared fairly across the people the tables belong to
-(issue 22, break 2: one person's 64 tables of Hard bots queued ahead of
+(first come, first served, one person's 64 tables of Hard bots queued ahead of
 everyone's bots, and another player's Normal bot waited six seconds)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """During a database outage the log gets one traceback and a count, not a
-traceback per refused move or failed poll (issue 22, break 6)."""
+traceback per refused move or failed poll."""
 
 from __future__ import annotations
 

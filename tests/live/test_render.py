@@ -113,7 +113,7 @@ def test_it_shows_the_deal_result_on_the_table_until_the_next_deal(duel) -> None
     html = render_table(duel, 0)
     assert html.count("data-deal-result") == 1
     match = duel.current_match()
-    assert f'/matches/{match.pk}/deals/1/replay/" data-replay-link' in html  # issue 26
+    assert f'/matches/{match.pk}/deals/1/replay/" data-replay-link' in html
     assert "data-complete" in TRICK.search(html).group(0)
     assert len(TRICK_SEATS.findall(html)) == 2  # the deal's last trick
     deal_next(duel.current_match().pk)

@@ -1,5 +1,5 @@
-"""Ending a match: resigning, a match nobody plays any more, the bot-table limit
-(issue 21), and what the table shows of it."""
+"""Ending a match: resigning, a match nobody plays any more, the bot-table limit,
+and what the table shows of it."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The shared cache is one client per process: every connection (each its own
 asyncio context in Daphne) and every database thread share it, and with it
 Redis's connection pool. Django's ``cache`` is a client per context, so each
-spectator's join opened a Redis connection of its own (issue 22)."""
+spectator's join opened a Redis connection of its own."""
 
 from __future__ import annotations
 

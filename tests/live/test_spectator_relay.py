@@ -1,5 +1,5 @@
 """A table's spectators are served by their server process: one member of the
-spectators' group per process, however many watch (issue 22)."""
+spectators' group per process, however many watch."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Login lockout, sign-up and table-creation limits (issue 10, break 3; issue 11)."""
+"""Login lockout, sign-up and table-creation limits."""
 
 from __future__ import annotations
 

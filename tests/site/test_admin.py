@@ -137,7 +137,7 @@ def test_it_shows_table_and_match_pages(admin_client_, make_table, alice):
 
 
 def test_it_hides_a_running_deals_deck_and_salt_in_the_admin(make_table, make_user):
-    # Issue 10: staff seated at a table must not read the deck of the deal they play.
+    # Staff seated at a table must not read the deck of the deal they play.
     root = make_user("root", is_staff=True, is_superuser=True)
     table = make_table(root, "open_blot", others=["easy"])
     deal = table.matches.get().deals.get()

@@ -1,4 +1,4 @@
-"""Deal analyses (issue 26): asked for on a finished deal only (players,
+"""Deal analyses: asked for on a finished deal only (players,
 spectators and staff alike get nothing of a running one), at most three pending
 per person, never queued twice; computed by the analyst process at the lowest
 priority, taken up again when its analyst died, and shown in the replay and on

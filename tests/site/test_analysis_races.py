@@ -1,4 +1,4 @@
-"""Analysis requests that arrive at once (issue 26): a deal gets one analysis
+"""Analysis requests that arrive at once: a deal gets one analysis
 however many ask for it together, and a person's pending requests stop exactly
 at the limit. Each request is read, checked and written in one transaction that
 first locks the person and the deals; without the locks, two requests for one

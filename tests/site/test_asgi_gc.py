@@ -22,7 +22,7 @@ def test_it_keeps_what_starting_made_out_of_the_cyclic_collectors_walks() -> Non
 
 def test_it_gives_threads_short_gil_slices(settings) -> None:
     # A Daphne's event loop forwards frames between its database threads' work:
-    # with Python's 5 ms slices it waited behind them (issue 22).
+    # with Python's 5 ms slices it waited behind them.
     before = sys.getswitchinterval()
     settings.BLOT_GIL_SWITCH_US = 700
     gc.unfreeze()
@@ -39,7 +39,7 @@ def test_autobahns_per_connection_configuration_dump_is_formatted_only_when_logg
 ) -> None:
     # Pretty-printing about forty settings at every WebSocket connection, for a
     # debug line nobody writes, was 5-6 % of a Daphne's event loop in a storm of
-    # joins (issue 22).
+    # joins.
     import pprint
 
     from autobahn.websocket import protocol

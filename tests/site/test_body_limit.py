@@ -1,4 +1,4 @@
-"""Oversized request bodies are refused before they are read (issue 10, break 4)."""
+"""Oversized request bodies are refused before they are read."""
 
 from __future__ import annotations
 

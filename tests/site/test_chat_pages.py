@@ -1,4 +1,4 @@
-"""The chat on the pages (issue 25): who sees which room and controls, the match
+"""The chat on the pages: who sees which room and controls, the match
 record, how long rooms are kept, and the moderators' admin."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Display names cannot pass for a bot or another player (issue 10, break 8)."""
+"""Display names cannot pass for a bot or another player."""
 
 from __future__ import annotations
 

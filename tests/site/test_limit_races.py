@@ -1,4 +1,4 @@
-"""Limits hold when the requests arrive at once (issue 22, break 4).
+"""Limits hold when the requests arrive at once.
 
 Each test fires its requests from many threads released together by a barrier,
 through Django's full request handling, against the configured database (SQLite

@@ -1,4 +1,4 @@
-"""A whole match's analysis (issue 26, P-19): "Analyse" on the match page queues
+"""A whole match's analysis (P-19): "Analyse" on the match page queues
 every finished deal not yet analysed as one request — never a deal still being
 played, for anybody — shows the progress live, then each player's accuracy and
 every deal's status with a link to its replay. The queue serves every request's

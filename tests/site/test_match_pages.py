@@ -107,7 +107,7 @@ def test_it_downloads_the_deal_record(client, match):
 
 @pytest.mark.parametrize("seated", [True, False])
 def test_it_hides_a_running_deals_deck_from_staff_too(make_user, make_table, seated):
-    # Issue 10: staff seated in a match read the whole deck through record.json.
+    # Staff seated in a match once read the whole deck through record.json.
     # Nobody gets a running deal's deck, salt or record through the site.
     staff_user = make_user("staff", is_staff=True)
     creator = staff_user if seated else make_user("someone")
@@ -137,7 +137,7 @@ def test_it_404s_an_unknown_match_or_deal(client, match):
 
 
 def test_it_names_dealer_and_taker_and_counts_deals_won_in_a_best_of(client, match):
-    """Issue 21: the score table says who dealt and who took by name, and a
+    """The score table says who dealt and who took by name, and a
     best-of match shows the deals each side won."""
     import re
 

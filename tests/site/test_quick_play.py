@@ -1,5 +1,5 @@
 """Quick play's bot level (picked beside the buttons, remembered) and the lobby's
-"Your tables" rows, which tell one running table from another (issue 21)."""
+"Your tables" rows, which tell one running table from another."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The replay of a finished deal (issue 26): every step, every card face up, and
+"""The replay of a finished deal: every step, every card face up, and
 nothing at all for a deal still being played — players, spectators and staff alike."""
 
 from __future__ import annotations

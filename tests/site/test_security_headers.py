@@ -1,4 +1,4 @@
-"""The Content-Security-Policy header and pages that keep to it (issue 10, break 9)."""
+"""The Content-Security-Policy header and pages that keep to it."""
 
 from __future__ import annotations
 

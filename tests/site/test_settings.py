@@ -23,7 +23,8 @@ _PRINT = (
 
 _SETTINGS_VARS = (
     "DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS",
-    "CSRF_TRUSTED_ORIGINS", "CHANNEL_LAYER_BACKEND", "BLOT_CONDUCTOR",
+    "CSRF_TRUSTED_ORIGINS", "CHANNEL_LAYER_BACKEND", "BLOT_CONDUCTOR", "BLOT_ANALYST",
+    "BLOT_CHAT_BURST", "BLOT_CHAT_SUSTAINED", "BLOT_BOT_BUDGET_MS",
 )
 
 
@@ -148,3 +149,40 @@ def test_it_refuses_kept_connections_without_the_pool():
     )
     assert done.returncode != 0
     assert "CONN_MAX_AGE leaks database connections" in done.stderr
+
+
+_LIVE = (
+    "import json, django; from django.conf import settings; django.setup();"
+    "print(json.dumps({'conductor': settings.BLOT_CONDUCTOR, 'budget': settings.BLOT_BOT_BUDGET_S,"
+    " 'burst': settings.BLOT_CHAT_BURST, 'sustained': settings.BLOT_CHAT_SUSTAINED}))"
+)
+
+
+def test_the_conductor_can_be_turned_off_but_not_misspelt():
+    done = _run(_LIVE, BLOT_CONDUCTOR="off")
+    assert json.loads(done.stdout)["conductor"] == "off"
+    refused = _run(_LIVE, BLOT_CONDUCTOR="of")
+    assert refused.returncode != 0
+    assert "BLOT_CONDUCTOR must be one of inprocess, external, off" in refused.stderr
+
+
+def test_the_analyst_setting_is_on_or_off():
+    refused = _run(_LIVE, BLOT_ANALYST="maybe")
+    assert refused.returncode != 0
+    assert "BLOT_ANALYST must be one of on, off" in refused.stderr
+
+
+def test_a_bot_thinks_a_fifth_of_a_second_unless_told_otherwise():
+    assert json.loads(_run(_LIVE).stdout)["budget"] == 0.2
+    assert json.loads(_run(_LIVE, BLOT_BOT_BUDGET_MS="50").stdout)["budget"] == 0.05
+
+
+def test_chat_rates_are_read_as_count_per_seconds():
+    s = json.loads(_run(_LIVE).stdout)
+    assert (s["burst"], s["sustained"]) == ([5, 10], [30, 600])
+    s = json.loads(_run(_LIVE, BLOT_CHAT_BURST="8/20", BLOT_CHAT_SUSTAINED="50/900").stdout)
+    assert (s["burst"], s["sustained"]) == ([8, 20], [50, 900])
+    for bad in ("8", "8/x", "0/10"):
+        refused = _run(_LIVE, BLOT_CHAT_BURST=bad)
+        assert refused.returncode != 0
+        assert "BLOT_CHAT_BURST must be" in refused.stderr

@@ -1,4 +1,4 @@
-"""The client's address behind a trusted proxy (issue 22, break 6: with Daphne's
+"""The client's address behind a trusted proxy (with Daphne's
 --proxy-headers the leftmost X-Forwarded-For entry, which the client writes,
 was taken, so prepending one escaped an address lockout)."""
 

@@ -1,5 +1,5 @@
 """One bot-work budget per person across their tables and tournaments, and a
-daily limit on tournaments (issue 22, break 2: anyone could start a tournament
+daily limit on tournaments (without them anyone could start a tournament
 of 128 Hard bots, and a second one, and starve every other player's bots)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""A draft tournament is its organiser's and staff's alone, everywhere (issue 22,
-break 5: its live fragment answered 200 with its name and settings to anyone)."""
+"""A draft tournament is its organiser's and staff's alone, everywhere (its
+live fragment once answered 200 with its name and settings to anyone)."""
 
 from __future__ import annotations
 

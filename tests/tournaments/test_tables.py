@@ -1,4 +1,4 @@
-"""A tournament's tables (issue 21): a bot entrant has one name on its table, the
+"""A tournament's tables: a bot entrant has one name on its table, the
 bracket and the standings; a finished tournament table links back and offers no
 rematch; best-of-N matches show deals won."""
 

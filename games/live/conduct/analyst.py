@@ -1,4 +1,4 @@
-"""The analyst: the one process that computes deal analyses (issue 26), apart
+"""The analyst: the one process that computes deal analyses, apart
 from everything that plays.
 
 Why it never delays a bot's move or a clock:
@@ -54,7 +54,7 @@ def start(forever: bool = False) -> subprocess.Popen[bytes] | None:
     """Start the analyst unless this process's one is still alive; ``None`` when
     analyses are computed elsewhere (``BLOT_ANALYST = "off"``)."""
     global _child
-    if getattr(settings, "BLOT_ANALYST", "on") == "off":
+    if settings.BLOT_ANALYST == "off":
         return None
     if _child is not None and _child.poll() is None:
         return _child

@@ -27,7 +27,7 @@ from typing import TypeVar
 
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import DatabaseError, InterfaceError, close_old_connections
+from django.db import DatabaseError, InterfaceError, close_old_connections, connection
 from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -36,7 +36,6 @@ from engine.actions import Action
 from engine.observe import Observation, observe
 from games.live.conduct import fairness
 from games.live.conduct.decisions import decide_for
-from games.live.conduct.matchmaking import matchmaking_pass
 from games.live.deliver import notify
 from games.live.plan.turns import plan
 from games.live.store import presence
@@ -45,16 +44,14 @@ from games.models import Deal, Match, Seat, Table, Tournament
 from games.runtime import shutdown
 from games.runtime.lograte import RateLimitedLog
 from games.runtime.sharedcache import shared
-from games.services.chat import purge_expired as purge_expired_chat
 from games.services.matches import deal_next, result_pause
 from games.services.seating import end_unwatched
-from games.services.tournaments import advance_due
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 def pause_after_deal() -> timedelta:
-    return timedelta(milliseconds=getattr(settings, "BLOT_NEXT_DEAL_PAUSE_MS", 2500))
+    return timedelta(milliseconds=settings.BLOT_NEXT_DEAL_PAUSE_MS)
 
 
 def next_deal_due(table: Table) -> datetime | None:
@@ -262,7 +259,7 @@ def act_if_due(table_id: int, now: datetime | None = None) -> bool:
 
 
 def bot_budget_s() -> float:
-    return getattr(settings, "BLOT_BOT_BUDGET_S", 0.5)
+    return settings.BLOT_BOT_BUDGET_S
 
 
 def due_tables(now: datetime, limit: int = 20, exclude: Collection[int] = ()) -> list[int]:
@@ -293,6 +290,12 @@ def run_due(now: datetime | None = None) -> int:
             log.exception("table %s: could not act", table_id)
             _put_off(table_id)
     return moves
+
+
+def _database_answers() -> None:
+    """A round trip to the database (raises while it is away)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
 
 
 def _put_off(table_id: int) -> None:
@@ -415,7 +418,6 @@ class Conductor:
     async def _pass(self, tasks: set[asyncio.Task[None]]) -> None:
         if time.monotonic() - self._last_cleanup > CLEANUP_EVERY_S:
             await self._in_db(presence.forget_old)  # connection rows closed long ago
-            await self._in_db(purge_expired_chat)  # spectators' rooms past their keeping time
             self._last_cleanup = time.monotonic()
         # Tables waiting their turn to be decided hold no thread or process:
         # they do not take room, so another owner's table is always let in to
@@ -427,13 +429,13 @@ class Conductor:
         self.hinted = [t for t in self.hinted if t not in hinted]
         due: list[int] = []
         # Messages and timers announce nearly every due table; the database is
-        # searched once per poll (clocks run out, a restart, tournaments), or
-        # again at once when the last search found more than there was room for.
+        # searched once per poll (clocks run out, a restart, tournaments' new
+        # tables), or again at once when the last search found more than there
+        # was room for.
         polling = time.monotonic() >= self._next_search
         if polling:
             self._next_search = time.monotonic() + self.poll_s
-            await self._in_db(advance_due)  # tournaments whose round or match is due
-            await self._in_db(matchmaking_pass)  # Play now's pools, late ratings
+            await self._in_db(_database_answers)
             presence.database_ok()
         wanted = room - len(hinted)
         if wanted > 0 and (polling or self._search_all):
@@ -555,9 +557,9 @@ _task: asyncio.Task[None] | None = None
 def ensure_started() -> None:
     """Start the in-process conductor on the running loop, once per process."""
     global _task
-    if getattr(settings, "BLOT_CONDUCTOR", "inprocess") != "inprocess":
+    if settings.BLOT_CONDUCTOR != "inprocess":
         return
     loop = asyncio.get_running_loop()
     if _task is None or _task.done() or _task.get_loop() is not loop:
         _task = loop.create_task(conduct_forever())
-        shutdown.watch_conductor(_task)
+        shutdown.watch(_task, "conductor")

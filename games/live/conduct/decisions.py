@@ -33,7 +33,7 @@ def warm_up(parent: int | None = None) -> None:
     import. With ``parent`` (the worker's pid) the process ends when the worker is
     gone, however it went: killed with SIGKILL, a worker cannot shut its pool
     down, and its decision processes (and the resource tracker they keep open)
-    would run on with no parent (issue 22)."""
+    would run on with no parent."""
     # Below the worker's own loop (and the web processes) on the machine's
     # cores: thinking takes what serving moves leaves, so on a busy machine a
     # Hard bot thinks slower rather than every table's move waiting for it.
@@ -45,7 +45,7 @@ def warm_up(parent: int | None = None) -> None:
 
 def end_with(parent: int) -> None:
     """End this process when ``parent`` is gone, however it went (SIGKILL too):
-    a worker's helper processes must not run on with no worker (issue 22)."""
+    a worker's helper processes must not run on with no worker."""
     threading.Thread(target=_end_with, args=(parent,), name="end-with-worker", daemon=True).start()
 
 

@@ -1,5 +1,5 @@
 """Which bot decides next when more are waiting than there are processes to
-decide them: fairly across the people the tables belong to (issue 22).
+decide them: fairly across the people the tables belong to.
 
 A worker decides in a few processes. Served first come, first served, one
 person's sixty-four tables of Hard bots queued ahead of everyone else's bots,

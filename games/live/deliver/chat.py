@@ -1,14 +1,16 @@
-"""Sending the chat to its readers (issue 25).
+"""Sending the chat to its readers.
 
 Each room has one group per language (``chat-t<table>-<room>-<lang>``,
 ``chat-c<tournament>-<lang>``); a connection joins the groups of the rooms its
 viewer may read, in the viewer's language, and each person's connections also
-join ``chat-user-<id>`` (their mutes follow them to every open page). A new
-message is drawn once per language in use and per variant (with or without the
-mute and report buttons) and sent to its room's groups; each connection picks
-its variant and drops the authors its viewer muted. Nothing here touches the
-table: a message never bumps its version or redraws its frames, so a flood of
-chat (which the rate limits stop first) cannot slow the game.
+join ``chat-user-<id>`` (their mutes follow them to every open page). Every
+change comes as the services announced it, after commit
+(:mod:`games.services.changes`, ``chat_changed``). A new message is drawn once
+per language in use and per variant (with or without the mute and report
+buttons) and sent to its room's groups; each connection picks its variant and
+drops the authors its viewer muted. Nothing here touches the table: a message
+never bumps its version or redraws its frames, so a flood of chat (which the
+rate limits stop first) cannot slow the game.
 """
 
 from __future__ import annotations
@@ -66,11 +68,6 @@ def message_events(message: ChatMessage) -> list[tuple[str, dict[str, Any]]]:
     return sends
 
 
-def send_message(message: ChatMessage) -> None:
-    """Bring a new message to its room's readers (called after it is stored)."""
-    _send_all(message_events(message))
-
-
 def _send_all(sends: list[tuple[str, dict[str, Any]]]) -> None:
     layer = get_channel_layer()
     if layer is None:
@@ -96,10 +93,19 @@ def _wheres(data: dict[str, Any]) -> list[Where]:
 
 @receiver(changes.chat_changed)
 def _chat_changed(sender: object, event: str, data: dict[str, Any], **kwargs: object) -> None:
-    """A moderator deleted a message, someone muted a person, or free text was
-    switched: tell the connections concerned (after commit)."""
+    """Someone said something, a moderator deleted a message, someone muted a
+    person, or free text was switched: tell the connections concerned (after
+    commit)."""
     sends: list[tuple[str, dict[str, Any]]] = []
-    if event == "removed":
+    if event == "posted":
+        message = (
+            ChatMessage.objects.select_related("author__player")
+            .filter(pk=int(data["message_id"]))
+            .first()
+        )
+        if message is not None:  # else deleted in the meantime: nothing to show
+            sends = message_events(message)
+    elif event == "removed":
         where = Where(str(data["room"]), data.get("table_id"), data.get("tournament_id"))
         html = str(chat_draw.removed_fragment(int(data["message_id"])))
         sends = [

@@ -42,11 +42,6 @@ RETRY_MAX_S = 2.0
 SEND_TIMEOUT_S = 2.0
 
 
-def group_name(table_id: int) -> str:
-    """Every viewer of the table (for what all viewpoints share: the watcher count)."""
-    return f"table-{table_id}"
-
-
 async def publish_async(table_id: int, version: int, html: frames.Frames) -> None:
     layer = get_channel_layer()
     if layer is None:
@@ -59,7 +54,7 @@ async def publish_async(table_id: int, version: int, html: frames.Frames) -> Non
 
 
 async def wake_conductor(table_id: int) -> None:
-    if getattr(settings, "BLOT_CONDUCTOR", "inprocess") == "off":
+    if settings.BLOT_CONDUCTOR == "off":
         return
     layer = get_channel_layer()
     if layer is None:

@@ -8,7 +8,7 @@ handed to each of the process's spectators of that table in turn.
 
 The hand-out yields to the event loop every :data:`SLICE` spectators: a crowd
 watching one table then delays another table's players by at most a slice of
-sends, not by the whole crowd's (issue 22: 300 spectators at one table held
+sends, not by the whole crowd's (300 spectators at one table held
 every other table's frames behind 150 sends per process).
 
 Each spectator's connection still has its own channel, for what is its own (a
@@ -16,7 +16,7 @@ resend after a channel-layer outage, the chat).
 
 The relay also keeps the newest frame it has handed out (or a joiner has read
 from the database) per group: a spectator arriving where others already watch
-is sent that, with no trip to the database (issue 22: a storm of joins). It is
+is sent that, with no trip to the database (a storm of joins costs no queries). It is
 the newest the spectators have: a frame published later reaches the newcomer
 through the relay like everyone else. It is dropped when the group's last
 spectator here leaves, and after a channel-layer outage (frames may have been

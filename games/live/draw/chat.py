@@ -1,4 +1,4 @@
-"""Drawing the chat (issue 25): a room's messages, its controls, the panel.
+"""Drawing the chat: a room's messages, its controls, the panel.
 
 Everything is drawn in the current language (the caller overrides it): a quick
 phrase is stored by its id and drawn as the reader's words, free text is drawn

@@ -1,7 +1,7 @@
 """The live table's templates (``templates/live/``), drawn with Jinja2.
 
 A move draws its table once per viewpoint, and at 50 busy tables Django's
-template language was a third of a move's CPU (issue 11). Jinja compiles each
+template language was a third of a move's CPU. Jinja compiles each
 template to Python once per process and draws the same markup several times
 faster. Only the table's frames use it; every other page stays in Django's
 templates.

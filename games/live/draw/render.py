@@ -759,11 +759,6 @@ def render_table(table: Table, seat: int | None, *, oob: bool = False) -> str:
     return _draw("live/table.html", {**context, "more": _more(context), "oob": oob})
 
 
-def table_fragment(table_id: int, seat: int | None) -> str:
-    """What the WebSocket sends a viewer after every change."""
-    return render_table(Table.objects.get(pk=table_id), seat, oob=True)
-
-
 def _watching(table: Table, seat: int | None) -> int:
     """The spectator count a viewpoint shows. A spectator is one of them even
     before the presence writer has counted their connection (within a second)."""

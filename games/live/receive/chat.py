@@ -1,4 +1,4 @@
-"""The chat's side of a socket (issue 25): the table's consumer mixes it in, and
+"""The chat's side of a socket: the table's consumer mixes it in, and
 a tournament page has a small socket of its own (:class:`TournamentChatConsumer`).
 
 A connection reads the rooms its viewer may read (a player: the players' room
@@ -148,8 +148,7 @@ class ChatMixin(AsyncWebsocketConsumer):
             if kind == "chat":
                 where = self._chat_where(data.get("room"))
                 text = data.get("text")
-                message = chat_service.post(where, user, phrase=data.get("phrase"), text=text)
-                chat_deliver.send_message(message)
+                chat_service.post(where, user, phrase=data.get("phrase"), text=text)
                 return str(chat_draw.cleared_refusal())
             if kind in ("chat-mute", "chat-unmute"):
                 act = chat_service.mute if kind == "chat-mute" else chat_service.unmute

@@ -123,7 +123,7 @@ class TableConsumer(ChatMixin):
         await self.accept()
         presence.live_set.open(self.channel_name, self.table_id, self.user_id, seat)
         await self._send_first_frame()
-        # The chat beside the table (issue 25): its own groups, never in a frame.
+        # The chat beside the table: its own groups, never in a frame.
         self.chat_next_url = f"/tables/{self.table_id}/"
         await self.chat_join(*chat)
 
@@ -282,7 +282,7 @@ class TableConsumer(ChatMixin):
         # Only the count: a spectator who may have missed a version meanwhile is
         # brought up to date by the spectators' frame sent with it, once for all
         # (send_watcher_counts), not by each spectator reading the table: that
-        # cost every join a query per spectator already watching (issue 22).
+        # cost every join a query per spectator already watching.
         await self.send(text_data=event["html"])
 
     async def table_resync(self, event: dict) -> None:
@@ -293,10 +293,6 @@ class TableConsumer(ChatMixin):
             await self._readmit()
         except Exception:
             log.warning("table %s: could not resend the table", self.table_id)
-
-    async def table_changed(self, event: dict) -> None:
-        """Kept for messages from a process not yet upgraded: draw the table."""
-        await self.send_table()
 
     async def _send_first_frame(self) -> None:
         """A spectator joining where others of this process watch is sent their

@@ -1,16 +1,17 @@
 """Who is connected to a table: seats' players and spectators.
 
 One row per WebSocket connection. A connection refreshes ``last_seen`` while it
-lives and stamps ``closed_at`` when it ends; a row not seen for ``STALE`` counts as
-closed, so a crashed process's connections fade out on their own.
+lives and stamps ``closed_at`` when it ends; a row not seen for
+``BLOT_PRESENCE_STALE_S`` counts as closed, so a crashed process's connections
+fade out on their own.
 
 Each process keeps its live connections in a :class:`LiveSet` and writes them in
 batches (:meth:`LiveSet.flush`, about once a second): the new rows in one
-statement, the closed ones in one, and every ``HEARTBEAT_S`` one UPDATE of
-``last_seen`` for all of the process's live connections — never a query per
+statement, the closed ones in one, and every ``BLOT_PRESENCE_HEARTBEAT_S`` one
+UPDATE of ``last_seen`` for all of the process's live connections — never a query per
 connection per heartbeat. A failed flush keeps everything pending and is retried
 with backoff; after a database outage the heartbeat is written at once, and for
-``STALE`` after the database came back a stale ``last_seen`` does not count as
+that long after the database came back a stale ``last_seen`` does not count as
 away (only a closed connection does): a connection that could not record its
 presence is not silently turned into an absent player.
 """
@@ -36,16 +37,12 @@ from games.runtime.lograte import RateLimitedLog
 
 log = logging.getLogger(__name__)
 
-HEARTBEAT_S = 10
-STALE = timedelta(seconds=60)
-
-
 def heartbeat_s() -> float:
-    return getattr(settings, "BLOT_PRESENCE_HEARTBEAT_S", HEARTBEAT_S)
+    return settings.BLOT_PRESENCE_HEARTBEAT_S
 
 
 def stale() -> timedelta:
-    return timedelta(seconds=getattr(settings, "BLOT_PRESENCE_STALE_S", STALE.total_seconds()))
+    return timedelta(seconds=settings.BLOT_PRESENCE_STALE_S)
 
 #: How often a process writes its pending opens/closes and watcher counts.
 FLUSH_S = 1.0
@@ -66,7 +63,7 @@ def database_failed() -> None:
 
 
 def database_ok() -> None:
-    """The database answers again: forgive stale heartbeats for one ``STALE``
+    """The database answers again: forgive stale heartbeats for one ``stale()``
     period, time enough for every process to write its catch-up heartbeat."""
     global _database_down, _forgive_until
     with _outage_lock:

@@ -3,7 +3,7 @@
 Every move reads the same few rows (its table, locked; the open deal with its
 match; the table's seats; the presence of the seat to act next) and writes two
 (the deal's actions, the table's version). At 50 busy tables Django rebuilt and
-recompiled those queries on every move: a quarter of a Daphne's CPU (issue 11).
+recompiled those queries on every move: a quarter of a Daphne's CPU.
 Here each statement is plain SQL that PostgreSQL and SQLite both speak, and what
 it reads becomes field values through the fields' own converters (in the order
 Django's compiler applies them) and model instances through ``Model.from_db``:

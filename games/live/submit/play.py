@@ -90,7 +90,7 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
 
     Whatever a client sends ends here as a :class:`Refused`, never as another
     exception: the consumer logs unexpected exceptions with a traceback, and a
-    hostile client must not be able to fill the log (issue 10)."""
+    hostile client must not be able to fill the log."""
     if len(text) > MAX_MESSAGE_BYTES:
         raise Refused(_("That message is too large."))
     try:

@@ -1,4 +1,6 @@
-"""``manage.py blotworker``: run bots and turn clocks outside the web processes.
+"""``manage.py blotworker``: run bots and turn clocks outside the web processes,
+and beside them the periodic jobs (pairing, late ratings, tournaments, chat
+purging: :mod:`games.periodic.runner`).
 
 Use it with ``BLOT_CONDUCTOR=external`` on the Daphne processes and the Redis
 channel layer (the in-memory layer cannot reach another process's viewers).
@@ -23,10 +25,15 @@ from django.core.management.base import BaseCommand, CommandError
 from games.live.conduct import analyst
 from games.live.conduct.conductor import Conductor
 from games.live.conduct.decisions import ready, warm_up
+from games.periodic.runner import Periodic
 
 
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
+
+
+async def _run_both(conductor: Conductor, periodic: Periodic) -> None:
+    await asyncio.gather(conductor.run(), periodic.run())
 
 
 def usable_cores() -> int:
@@ -100,7 +107,7 @@ class Command(BaseCommand):
                     poll_s=options["poll"],
                     deciding=processes or None,
                 )
-                asyncio.run(conductor.run())
+                asyncio.run(_run_both(conductor, Periodic(poll_s=options["poll"])))
         finally:
             keeper.stop()
             if pool is not None:

@@ -1,6 +1,6 @@
-"""The bot ladder's periodic job, run by the conductor's pairing pass (once per
-poll, never on a move's path): rate finished bot matches on the ladder
-(``games.services.botladder.rate_unrated``), and every
+"""The bot ladder's periodic job, run by the matchmaking job (once per poll of
+the periodic runner, never on a move's path): rate finished bot matches on the
+ladder (``games.services.botladder.rate_unrated``), and every
 ``BLOT_BOT_LADDER_EVERY_S`` seconds (0: never) pair the willing bots.
 
 Several workers may run it: the first to claim the interval in the shared cache
