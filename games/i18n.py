@@ -68,10 +68,13 @@ SETTING_LABELS: dict[str, StrOrPromise] = {
 SETTING_HELP: dict[str, StrOrPromise] = {
     "capot_points": _("Points for a side that wins all 8 tricks."),
     "litige": _("What happens when both sides have equal points."),
-    "announcements": _("Tierce, cinquante, cent and carré (not available yet)."),
-    "coinche": _("Coinche, doubling (not available yet)."),
-    "all_trump": _("All-trump contracts (not available yet)."),
-    "no_trump": _("No-trump contracts (not available yet)."),
+    "announcements": _("Tierce, cinquante, cent and carré, announced in the first trick."),
+    "coinche": _(
+        "All eight cards dealt and an auction of contracts from 80 to 160 or capot, "
+        "with coinche and surcoinche."
+    ),
+    "all_trump": _("All-trump contracts may be bid (needs coinche)."),
+    "no_trump": _("No-trump contracts may be bid (needs coinche)."),
     "kapout_points": _("Points instead of 162 when the opponent's tricks hold no card points."),
 }
 CHOICE_LABELS: dict[str, StrOrPromise] = {
@@ -120,6 +123,12 @@ def rule_set_error_text(exc: RuleSetError, setting: Setting | None) -> str:
         }
     if setting.choices is not None:
         return gettext("%(setting)s must be one of the listed choices.") % {"setting": name}
+    if isinstance(setting.default, bool):
+        # The one rule between switches (docs/rules.md §6): all-trump and
+        # no-trump contracts exist only in the coinche auction.
+        return gettext("%(setting)s can only be switched on together with Coinche.") % {
+            "setting": name
+        }
     message = str(exc)
     if message.endswith("must be a whole number"):
         return gettext("%(setting)s must be a whole number.") % {"setting": name}
