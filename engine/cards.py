@@ -15,9 +15,11 @@ Mask = int
 
 RANKS = "789TJQKA"
 SUITS = "CDHS"
-#: Trump codes: the four suits, and ``NT`` (no trump, Open Blot only) as 4.
-TRUMP_CODES = ("C", "D", "H", "S", "NT")
+#: Trump codes: the four suits (0..3), ``NT`` no trump (4: Open Blot, and a coinche
+#: contract) and ``AT`` all trump (5: a coinche contract), docs/rules.md §1, §7.3.
+TRUMP_CODES = ("C", "D", "H", "S", "NT", "AT")
 NO_TRUMP = 4
+ALL_TRUMP = 5
 ALL_CARDS: Mask = (1 << 32) - 1
 
 R7, R8, R9, RT, RJ, RQ, RK, RA = range(8)
@@ -31,6 +33,7 @@ PLAIN_STRENGTH = tuple(_PLAIN_ORDER.index(r) for r in range(8))
 _TRUMP_POINTS = (0, 0, 14, 10, 20, 3, 4, 11)
 _PLAIN_POINTS = (0, 0, 0, 10, 2, 3, 4, 11)
 _NO_TRUMP_POINTS = (0, 0, 0, 10, 2, 3, 4, 19)
+_ALL_TRUMP_POINTS = (0, 0, 9, 5, 14, 1, 3, 6)
 LAST_TRICK_BONUS = 10
 TOTAL_CARD_POINTS = 162
 
@@ -69,8 +72,11 @@ def trump_code(t: int) -> str:
 
 
 def parse_trump(text: str, allow_no_trump: bool = True) -> int:
+    """A trump code's index: a suit, ``NT`` (4) or ``AT`` (5); ``ValueError`` otherwise."""
     if text == "NT" and allow_no_trump:
         return NO_TRUMP
+    if text == "AT" and allow_no_trump:
+        return ALL_TRUMP
     if isinstance(text, str) and len(text) == 1 and text in SUITS:
         return SUITS.index(text)
     raise ValueError(f"not a trump code: {text!r}")
@@ -104,24 +110,30 @@ def card_list(m: Mask) -> list[Card]:
 
 
 def points_table(trump: int | None) -> tuple[int, ...]:
-    """Card points of each card for a deal with this trump (``NO_TRUMP`` or a suit)."""
+    """Card points of each card for a deal with this trump (a suit, ``NO_TRUMP`` or
+    ``ALL_TRUMP``)."""
     return POINTS[NO_TRUMP if trump is None else trump]
 
 
 def _points_for(trump: int) -> tuple[int, ...]:
     if trump == NO_TRUMP:
         return tuple(_NO_TRUMP_POINTS[c & 7] for c in range(32))
+    if trump == ALL_TRUMP:
+        return tuple(_ALL_TRUMP_POINTS[c & 7] for c in range(32))
     return tuple(
         (_TRUMP_POINTS if c >> 3 == trump else _PLAIN_POINTS)[c & 7] for c in range(32)
     )
 
 
-#: ``POINTS[trump][card]``; ``trump`` in 0..4 (4 = no trump).
-POINTS: tuple[tuple[int, ...], ...] = tuple(_points_for(t) for t in range(5))
+#: ``POINTS[trump][card]``; ``trump`` in 0..5 (4 = no trump, 5 = all trump).
+POINTS: tuple[tuple[int, ...], ...] = tuple(_points_for(t) for t in range(6))
 
 
 def _strength_for(trump: int) -> tuple[int, ...]:
-    """A key per card: trumps above every plain card, then the suit's own order."""
+    """A key per card: trumps above every plain card, then the suit's own order.
+    In all trump every suit ranks in the trump order (and only the led suit wins)."""
+    if trump == ALL_TRUMP:
+        return tuple(16 + TRUMP_STRENGTH[c & 7] for c in range(32))
     return tuple(
         16 + TRUMP_STRENGTH[c & 7] if c >> 3 == trump else PLAIN_STRENGTH[c & 7]
         for c in range(32)
@@ -129,15 +141,21 @@ def _strength_for(trump: int) -> tuple[int, ...]:
 
 
 #: ``STRENGTH[trump][card]``: compare only cards of the led suit or trumps.
-STRENGTH: tuple[tuple[int, ...], ...] = tuple(_strength_for(t) for t in range(5))
+STRENGTH: tuple[tuple[int, ...], ...] = tuple(_strength_for(t) for t in range(6))
 
 
 def _beats_for(trump: int) -> tuple[Mask, ...]:
-    """``BEATS[trump][c]``: the trumps that beat trump card ``c`` (0 for non-trumps)."""
+    """``BEATS[trump][c]``: the trumps that beat trump card ``c`` (0 for non-trumps);
+    in all trump, the cards of ``c``'s suit that beat it."""
     if trump == NO_TRUMP:
         return (0,) * 32
     out = []
     for c in range(32):
+        if trump == ALL_TRUMP:
+            out.append(sum(
+                1 << (c & ~7 | r) for r in range(8) if TRUMP_STRENGTH[r] > TRUMP_STRENGTH[c & 7]
+            ))
+            continue
         if c >> 3 != trump:
             out.append(0)
             continue
@@ -149,4 +167,4 @@ def _beats_for(trump: int) -> tuple[Mask, ...]:
     return tuple(out)
 
 
-BEATS: tuple[tuple[Mask, ...], ...] = tuple(_beats_for(t) for t in range(5))
+BEATS: tuple[tuple[Mask, ...], ...] = tuple(_beats_for(t) for t in range(6))

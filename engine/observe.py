@@ -62,6 +62,19 @@ class Observation:
     history: tuple[Action, ...]
     legal: tuple[Action, ...]
     result: dict[str, Any] | None
+    #: Coinche: the auction so far, each call in its canonical dict form (empty
+    #: otherwise), the highest bid ``{"seat", "value", "trump"}`` and, once the
+    #: auction is over, the contract ``{"value", "trump", "taker", "multiplier"}``.
+    auction: tuple[dict[str, Any], ...] = ()
+    highest_bid: dict[str, Any] | None = None
+    contract: dict[str, Any] | None = None
+    #: Whether the observing seat may coinche / surcoinche now.
+    can_coinche: bool = False
+    can_surcoinche: bool = False
+    #: Belote and Rebelote as they were shown (the same as ``announcements``).
+    belote_calls: tuple[tuple[int, str], ...] = ()
+    #: The side whose announcements count, once the first trick shows it.
+    counted_side: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, with card and trump codes."""
@@ -99,6 +112,13 @@ class Observation:
             "history": [a.to_dict() for a in self.history],
             "legal": [a.to_dict() for a in self.legal],
             "result": self.result,
+            "auction": [dict(a) for a in self.auction],
+            "highest_bid": None if self.highest_bid is None else dict(self.highest_bid),
+            "contract": None if self.contract is None else dict(self.contract),
+            "can_coinche": self.can_coinche,
+            "can_surcoinche": self.can_surcoinche,
+            "belote_calls": [{"seat": s, "word": w} for s, w in self.belote_calls],
+            "counted_side": self.counted_side,
         }
 
 
@@ -154,4 +174,5 @@ def observe(deal: Deal, seat: int | None) -> Observation:
         history=tuple(deal.history),
         legal=legal,
         result=None if result is None else result.to_dict(),
+        belote_calls=tuple(deal.announcements),
     )

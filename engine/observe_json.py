@@ -64,4 +64,18 @@ def observation_from_dict(data: Mapping[str, Any]) -> Observation:
         history=tuple(Action.from_dict(a) for a in data["history"]),
         legal=tuple(Action.from_dict(a) for a in data["legal"]),
         result=None if data["result"] is None else dict(data["result"]),
+        auction=tuple(dict(a) for a in data.get("auction", ())),
+        highest_bid=_dict_or_none(data.get("highest_bid")),
+        contract=_dict_or_none(data.get("contract")),
+        can_coinche=bool(data.get("can_coinche", False)),
+        can_surcoinche=bool(data.get("can_surcoinche", False)),
+        belote_calls=tuple(
+            (int(a["seat"]), str(a["word"]))
+            for a in data.get("belote_calls", data["announcements"])
+        ),
+        counted_side=None if data.get("counted_side") is None else int(data["counted_side"]),
     )
+
+
+def _dict_or_none(raw: Any) -> dict[str, Any] | None:
+    return None if raw is None else dict(raw)

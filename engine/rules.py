@@ -1,4 +1,4 @@
-"""Rule sets: the RULES.md §6 settings of a variant, typed and validated.
+"""Rule sets: the docs/rules.md §6 settings of a variant, typed and validated.
 
 A rule set is built from the variant's defaults plus named overrides. Unknown
 names and values outside the allowed range are refused with a message that names
@@ -33,17 +33,15 @@ class Setting:
     choices: tuple[Any, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    #: A switch this version keeps off (none at present; the site still asks).
     locked: bool = False
 
     def check(self, value: Any) -> Any:
         """Return ``value`` if allowed, else raise ``RuleSetError`` saying why."""
-        if self.locked:
-            if value is not False:
-                raise RuleSetError(
-                    f"{self.name} is switched off in this version and cannot be turned on",
-                    self.name,
-                )
-            return value
+        if self.locked and value is not False:
+            raise RuleSetError(
+                f"{self.name} is switched off in this version and cannot be turned on", self.name
+            )
         if self.choices is not None:
             if value not in self.choices or not isinstance(value, type(self.default)):
                 allowed = ", ".join(repr(c) for c in self.choices)
@@ -61,15 +59,17 @@ class Setting:
     @property
     def allowed(self) -> str:
         """A short description of the allowed values, for forms and docs."""
-        if self.locked:
-            return "false (locked in this version)"
         if self.choices is not None:
             return " / ".join(str(c) for c in self.choices)
         return f"{self.minimum} to {self.maximum}"
 
 
-def _locked(name: str, what: str) -> Setting:
-    return Setting(name, False, f"{what} (not available yet)", locked=True)
+def _switch(name: str, what: str) -> Setting:
+    return Setting(name, False, what, choices=(False, True))
+
+
+#: Switches that only make sense with another one on (docs/rules.md §6).
+REQUIRES = MappingProxyType({"all_trump": "coinche", "no_trump": "coinche"})
 
 
 SETTINGS: Mapping[str, tuple[Setting, ...]] = MappingProxyType(
@@ -83,10 +83,11 @@ SETTINGS: Mapping[str, tuple[Setting, ...]] = MappingProxyType(
                 "litige", "hold_for_next", "What happens when both sides have equal points",
                 choices=LITIGE_POLICIES,
             ),
-            _locked("announcements", "Tierce, cinquante, cent and carré"),
-            _locked("coinche", "Coinche (doubling)"),
-            _locked("all_trump", "All-trump contracts"),
-            _locked("no_trump", "No-trump contracts"),
+            _switch("announcements", "Tierce, cinquante, cent and carré (docs/rules.md §7.1)"),
+            _switch("coinche", "Coinche: an auction of contracts, coinche and surcoinche "
+                    "(docs/rules.md §7.2)"),
+            _switch("all_trump", "All-trump contracts, with coinche only (docs/rules.md §7.3)"),
+            _switch("no_trump", "No-trump contracts, with coinche only (docs/rules.md §7.3)"),
         ),
         OPEN_BLOT: (
             Setting(
@@ -113,6 +114,10 @@ class RuleSet:
     capot_points: int = 252
     litige: str = "hold_for_next"
     kapout_points: int = 210
+    announcements: bool = False
+    coinche: bool = False
+    all_trump: bool = False
+    no_trump: bool = False
 
     @classmethod
     def build(cls, variant: str, overrides: Mapping[str, Any] | None = None) -> RuleSet:
@@ -128,9 +133,10 @@ class RuleSet:
             setting = known.get(name)
             if setting is None:
                 raise RuleSetError(f"unknown setting {name!r} for {variant}", str(name))
-            checked = setting.check(value)
-            if not setting.locked:
-                values[name] = checked
+            values[name] = setting.check(value)
+        for name, needed in REQUIRES.items():
+            if values.get(name) and not values.get(needed):
+                raise RuleSetError(f"{name} needs {needed}: true", name)
         return cls(variant=variant, **values)
 
     @classmethod
@@ -142,7 +148,7 @@ class RuleSet:
         return SEATS[self.variant]
 
     def as_dict(self) -> dict[str, Any]:
-        """Every setting of the variant with its value (locked switches included)."""
+        """Every setting of the variant with its value."""
         return {s.name: self._value(s) for s in SETTINGS[self.variant]}
 
     def overrides(self) -> dict[str, Any]:
@@ -154,4 +160,4 @@ class RuleSet:
         }
 
     def _value(self, setting: Setting) -> Any:
-        return False if setting.locked else getattr(self, setting.name)
+        return getattr(self, setting.name)

@@ -7,14 +7,16 @@ only the duty to follow suit. This is the one place that decides card legality.
 
 from __future__ import annotations
 
-from engine.cards import BEATS, NO_TRUMP, STRENGTH, SUIT_MASKS, Mask
+from engine.cards import ALL_TRUMP, BEATS, NO_TRUMP, STRENGTH, SUIT_MASKS, Mask
 
 
 def legal_plays(hand: Mask, led: int, best: int, partner_winning: bool, trump: int) -> Mask:
     """The cards of ``hand`` that may be played.
 
     ``led`` is the first card of the trick and ``best`` the card currently winning
-    it (both ``-1`` when the trick is empty); ``trump`` is a suit or ``NO_TRUMP``.
+    it (both ``-1`` when the trick is empty); ``trump`` is a suit, ``NO_TRUMP`` or
+    ``ALL_TRUMP``. No trump: follow suit if you can (docs/rules.md §3, §7.3). All
+    trump: follow suit and beat the trick's best card of it if you can (D-23).
     """
     if led < 0:
         return hand
@@ -22,6 +24,9 @@ def legal_plays(hand: Mask, led: int, best: int, partner_winning: bool, trump: i
     follow = hand & SUIT_MASKS[led_suit]
     if trump == NO_TRUMP:
         return follow or hand
+    if trump == ALL_TRUMP:
+        # The best card is always of the led suit: nothing else can win a trick.
+        return ((follow & BEATS[ALL_TRUMP][best]) or follow) if follow else hand
     if follow:
         if led_suit == trump:
             return (follow & BEATS[trump][best]) or follow
@@ -54,4 +59,4 @@ def _takers(trump: int) -> tuple[int, ...]:
 
 #: ``TAKES[trump][best]``: the cards that take a trick's lead from ``best``; the
 #: rule is :func:`beats`, tabulated once so the bots' playouts look it up.
-TAKES: tuple[tuple[Mask, ...], ...] = tuple(_takers(t) for t in range(5))
+TAKES: tuple[tuple[Mask, ...], ...] = tuple(_takers(t) for t in range(6))

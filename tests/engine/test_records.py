@@ -67,7 +67,7 @@ def test_it_applies_rule_overrides_from_the_record() -> None:
         (lambda r: r.update(variant="poker"), "unknown variant"),
         (lambda r: r.update(rules={"kapout_points": 210}), "unknown setting"),
         (lambda r: r.update(rules={"capot_points": 100}), "capot_points"),
-        (lambda r: r.update(rules={"coinche": True}), "cannot be turned on"),
+        (lambda r: r.update(rules={"all_trump": True}), "all_trump needs coinche"),
         (lambda r: r.update(rules=[]), "rules"),
         (lambda r: r.update(dealer=4), "dealer"),
         (lambda r: r.update(dealer="0"), "dealer"),

@@ -114,15 +114,25 @@ def test_wrong_types_are_refused(variant, name, value):
 
 
 @pytest.mark.parametrize("name", ["announcements", "coinche", "all_trump", "no_trump"])
-def test_locked_switches_refuse_true(name):
-    with pytest.raises(RuleSetError) as info:
-        RuleSet.build("belote", {name: True})
-    assert name in str(info.value)
-    assert "cannot be turned on" in str(info.value)
+def test_switches_take_only_true_or_false(name):
+    on = {"coinche": True, name: True}
+    assert RuleSet.build("belote", on).as_dict()[name] is True
+    assert RuleSet.build("belote", on).overrides() == on
     for value in (1, "true", None):
-        with pytest.raises(RuleSetError):
+        with pytest.raises(RuleSetError) as info:
             RuleSet.build("belote", {name: value})
+        assert info.value.setting == name
     assert RuleSet.build("belote", {name: False}).as_dict()[name] is False
+
+
+@pytest.mark.parametrize("name", ["all_trump", "no_trump"])
+def test_all_trump_and_no_trump_are_refused_without_coinche(name):
+    for rules in ({name: True}, {name: True, "coinche": False, "announcements": True}):
+        with pytest.raises(RuleSetError) as info:
+            RuleSet.build("belote", rules)
+        assert info.value.setting == name
+        message = str(info.value)
+        assert name in message and "coinche" in message and "\n" not in message
 
 
 @pytest.mark.parametrize("variant", ["coinche", "BELOTE", "", None])
