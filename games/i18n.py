@@ -100,6 +100,8 @@ def allowed_text(setting: Setting) -> str:
     """What the setting may be set to, in the active language."""
     if setting.locked:
         return gettext("Off only: this switch is locked in this version.")
+    if isinstance(setting.default, bool):
+        return gettext("Off by default.")
     if setting.choices is not None:
         return gettext("Allowed: %(choices)s; default: %(default)s.") % {
             "choices": ", ".join(str(choice_label(c)) for c in setting.choices),
@@ -121,14 +123,14 @@ def rule_set_error_text(exc: RuleSetError, setting: Setting | None) -> str:
         return gettext("%(setting)s is switched off in this version and cannot be turned on.") % {
             "setting": name
         }
-    if setting.choices is not None:
-        return gettext("%(setting)s must be one of the listed choices.") % {"setting": name}
-    if isinstance(setting.default, bool):
+    if isinstance(setting.default, bool) and "needs" in str(exc):
         # The one rule between switches (docs/rules.md §6): all-trump and
         # no-trump contracts exist only in the coinche auction.
         return gettext("%(setting)s can only be switched on together with Coinche.") % {
             "setting": name
         }
+    if setting.choices is not None:
+        return gettext("%(setting)s must be one of the listed choices.") % {"setting": name}
     message = str(exc)
     if message.endswith("must be a whole number"):
         return gettext("%(setting)s must be a whole number.") % {"setting": name}

@@ -22,10 +22,10 @@ from engine.cards import TRUMP_CODES, cards_in
 from engine.cards import card as card_of
 from engine.deal import BIDDING
 from engine.deal import Deal as EngineDeal
+from engine.observe import observe
 from engine.open_blot import NO_CARD, OpenBlotDeal
 from engine.record import deal_from
 from games import access
-from engine.observe import observe
 from games.labels import bid_label, call_label, contract_label, kind_label, trump_label
 from games.live.draw import auction as auction_draw
 from games.live.draw import drawing
@@ -204,7 +204,10 @@ def deal_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "coinche_contract": coinche_contract,
             "calls": drawing.draw(
                 "live/_replay_calls.html",
-                {"auction": auction if auction and auction["rows"] else None, "announced": announced},
+                {
+                    "auction": auction if auction and auction["rows"] else None,
+                    "announced": announced,
+                },
             ),
             "card_points": list(deal.card_points),
             "tricks_won": list(deal.tricks_won),

@@ -503,6 +503,10 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     return context
 
 
+#: Every bidding call, classic or coinche: said aloud as "Name: call."
+CALL_TYPES = ("pass", "take", "choose", "bid", "coinche", "surcoinche")
+
+
 def _to_act_label(obs: Observation, name: str | None) -> str | None:
     if name is None:
         return None
@@ -544,8 +548,10 @@ def _callouts(obs: Observation, trick: list[tuple[int, Card]]) -> dict[int, list
     in_middle = {c: s for s, c in trick}
     words = {"belote": _("Belote!"), "rebelote": _("Rebelote!")}
     # In an all-trump contract each suit has its own belote (docs/rules.md §7.3).
-    belote_suits = [] if obs.trump is None or obs.trump == NO_TRUMP else (
-        [obs.trump] if obs.trump < 4 else [0, 1, 2, 3]
+    belote_suits = (
+        []
+        if obs.trump is None or obs.trump == NO_TRUMP
+        else ([obs.trump] if obs.trump < 4 else [0, 1, 2, 3])
     )
     for suit in belote_suits:
         king, queen = suit * 8 + 6, suit * 8 + 5
@@ -612,7 +618,7 @@ def _say(
         )
         if complete and winner is not None:
             parts.append(_("%(name)s wins the trick.") % {"name": names.get(winner, "?")})
-    elif last is not None and last.type in ("pass", "take", "choose", "bid", "coinche", "surcoinche"):
+    elif last is not None and last.type in CALL_TYPES:
         parts.append(
             _("%(name)s: %(bid)s.") % {"name": names.get(last.seat, "?"), "bid": _bid_label(last)}
         )
@@ -717,7 +723,9 @@ def _result_view(deal: Deal, names: dict[int, str], variant: str) -> dict[str, A
     if contract:
         # A coinche deal: the contract in words, made or failed, and its doubling.
         words = {
-            "contract": contract_name(contract["value"], auction_draw.trump_code(contract["trump"])),
+            "contract": contract_name(
+                contract["value"], auction_draw.trump_code(contract["trump"])
+            ),
             "name": names.get(contract["taker"], "?"),
         }
         summary = (
