@@ -17,7 +17,7 @@ from engine.cards import NO_TRUMP, TRUMP_CODES
 from engine.errors import EngineError
 from engine.match import MatchFormat
 from engine.rules import BELOTE, OPEN_BLOT
-from games.models import Participant, Player, Seat
+from games.models import COINCHE, Participant, Player, Seat
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SUIT_COLORS = {"C": "black", "D": "red", "H": "red", "S": "black"}
@@ -67,6 +67,16 @@ TABLE_TIPS = {
 
 #: URL slug → engine variant id (the How to play pages: /rules/<slug>/).
 VARIANT_SLUGS = {"belote": BELOTE, "open-blot": OPEN_BLOT}
+
+
+#: URL slug → game (Play-now pools, ratings, leaderboards: /leaderboard/<slug>/,
+#: and the rules pages): the variants, and Coinche.
+GAME_SLUGS = {**VARIANT_SLUGS, "coinche": COINCHE}
+
+
+def game_slug_of(game: str) -> str:
+    """The URL slug of a game (a variant's, or ``coinche``)."""
+    return next(slug for slug, value in GAME_SLUGS.items() if value == game)
 
 
 def slug_of(variant: str) -> str:
@@ -211,7 +221,7 @@ def marker_label(value: str) -> str:
 BUILT_IN_RULE_SETS = {
     "Belote (standard)": gettext_lazy("Belote (standard)"),
     "Open Blot (standard)": gettext_lazy("Open Blot (standard)"),
-    # games/migrations/0021_coinche_rule_sets.py
+    # games/migrations/0021_coinche_rule_sets_and_games.py
     "Belote with announcements": gettext_lazy("Belote with announcements"),
     "Coinche": gettext_lazy("Coinche"),
 }

@@ -53,9 +53,9 @@ def _with_ratings(tables: list[Any]) -> None:
     """Each seated person's rating in the table's variant beside their name
     (``seat.rating_label``): one query for every table listed."""
     seats = [(t, s) for t in tables for s in t.seats.all() if s.user_id is not None]
-    shown = ratings.labels((s.user_id, t.variant) for t, s in seats)
+    shown = ratings.labels((s.user_id, t.game) for t, s in seats)
     for t, s in seats:
-        s.rating_label = shown[(s.user_id, t.variant)]
+        s.rating_label = shown[(s.user_id, t.game)]
 
 
 def _list_context(request: HttpRequest) -> dict:

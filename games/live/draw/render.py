@@ -189,7 +189,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         return context
     participants = _once(
         "participants",
-        lambda: list(ratings.with_ratings(match.participants.all(), match.variant)),
+        lambda: list(ratings.with_ratings(match.participants.all(), match.game)),
     )
     match_over = match.status == Match.Status.FINISHED
     # Who resigned: read only when someone may have (a resigned seat stays a
