@@ -1,4 +1,4 @@
-"""Where each card of the deck goes: the dealing layouts of RULES.md §2 and §3.
+"""Where each card of the deck goes: the dealing layouts of docs/rules.md §2, §3, §7.2.
 
 The deal classes deal through these tables, and a bot that samples the cards it
 cannot see turns its sample back into a deck order through the same tables, so
@@ -31,6 +31,17 @@ def belote_completion(dealer: int, taker: int) -> tuple[int, ...]:
     for i in range(1, 5):
         seat = (dealer + i) % 4
         seats.extend([seat] * (2 if seat == taker else 3))
+    return tuple(seats)
+
+
+@cache
+def coinche_deal(dealer: int) -> tuple[int, ...]:
+    """The seat receiving deck index 0..31 in a coinche deal: 3 each, 2 each, then
+    3 each, from ``dealer + 1`` (docs/rules.md §7.2)."""
+    seats: list[int] = []
+    for batch in (3, 2, 3):
+        for i in range(1, 5):
+            seats.extend([(dealer + i) % 4] * batch)
     return tuple(seats)
 
 

@@ -2,8 +2,9 @@
 
 ``observe(deal, seat)`` gives what that seat may see; ``observe(deal, None)`` what
 a spectator may see. Hidden information is stripped here, once: another seat's
-Belote hand, the undealt deck, and every Open Blot face-down card (hidden from
-its owner too). Templates render observations and bots decide on them.
+Belote hand, the undealt deck, every Open Blot face-down card (hidden from
+its owner too) and the cards of another seat's announcement until they are shown.
+Templates render observations and bots decide on them.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import COINCHE, SURCOINCHE, Action
+from engine.announcements import Announcement, is_carre
 from engine.belote import BeloteDeal
 from engine.cards import CODES, TRUMP_CODES, Card, card_list
 from engine.deal import BIDDING, Deal
@@ -130,11 +132,23 @@ def observe(deal: Deal, seat: int | None) -> Observation:
     stacks: tuple[tuple[Stack, ...], ...] = ()
     proposed = None
     declarations: tuple[DeclarationView, ...] = ()
+    auction: tuple[dict[str, Any], ...] = ()
+    highest_bid: dict[str, Any] | None = None
+    contract: dict[str, Any] | None = None
+    counted: int | None = None
     if isinstance(deal, BeloteDeal):
         if seat is not None:
             hand = tuple(card_list(deal.hands[seat]))
-        proposed = deal.proposed
+        proposed = None if deal.coinche else deal.proposed
         sizes = tuple(h.bit_count() for h in deal.hands)
+        auction = tuple(a.to_dict() for a in deal.auction)
+        high = deal.high_bid
+        if high is not None:
+            highest_bid = {"seat": high.seat, "value": high.value,
+                           "trump": TRUMP_CODES[high.trump]}  # type: ignore[index]
+        contract = deal.contract()
+        counted = deal.counted_side()
+        declarations = tuple(_announcement_view(deal, a, seat, counted) for a in deal.announced)
     elif isinstance(deal, OpenBlotDeal):
         stacks = tuple(tuple(deal.stacks(s)) for s in range(2))
         sizes = tuple((deal.face_up[s] | deal.face_down[s]).bit_count() for s in range(2))
@@ -149,6 +163,7 @@ def observe(deal: Deal, seat: int | None) -> Observation:
     trick = tuple(((leader + i) % deal.seats, c) for i, c in enumerate(deal.trick))
     result = deal.result()
     legal = tuple(deal.legal_actions()) if seat is not None and seat == deal.to_act else ()
+    kinds = {a.type for a in legal}
     return Observation(
         variant=deal.variant,
         rules=deal.rules,
@@ -174,5 +189,28 @@ def observe(deal: Deal, seat: int | None) -> Observation:
         history=tuple(deal.history),
         legal=legal,
         result=None if result is None else result.to_dict(),
+        auction=auction,
+        highest_bid=highest_bid,
+        contract=contract,
+        can_coinche=COINCHE in kinds,
+        can_surcoinche=SURCOINCHE in kinds,
         belote_calls=tuple(deal.announcements),
+        counted_side=counted,
     )
+
+
+def _announcement_view(
+    deal: BeloteDeal, a: Announcement, seat: int | None, counted: int | None
+) -> DeclarationView:
+    """An announcement as ``seat`` sees it: kind and points are public at once; its
+    cards are its announcer's until the first trick is over, then everyone's if its
+    side's announcements count (D-16), and everyone's once the deal is over. A
+    carré's cards are its rank, public when announced."""
+    shown = (
+        a.seat == seat
+        or is_carre(a.cards)
+        or deal.is_over
+        or (counted is not None and a.side == counted)
+    )
+    cards = tuple(card_list(a.cards)) if shown else ()
+    return DeclarationView(a.seat, a.kind, cards, a.points)

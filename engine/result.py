@@ -1,4 +1,4 @@
-"""The result of a finished deal, in the shape of DEAL_RECORD.md's ``result``."""
+"""The result of a finished deal, in the shape of docs/deal-record.md's ``result``."""
 
 from __future__ import annotations
 
@@ -28,7 +28,10 @@ class DeclarationRecord:
 @dataclass(frozen=True)
 class DealResult:
     """``void`` deals have every other field ``None``. Sides are indexed like seats
-    in Open Blot and by ``seat % 2`` in Belote."""
+    in Open Blot and by ``seat % 2`` in Belote. ``belote`` is a side, or in an
+    all-trump contract the side of each king-queen pair in suit order; ``contract``
+    is a coinche deal's ``{"value", "trump", "taker", "multiplier"}`` (absent from
+    :meth:`to_dict` otherwise, so older records replay exactly as before)."""
 
     void: bool
     trump: str | None = None
@@ -36,11 +39,12 @@ class DealResult:
     tricks: tuple[TrickRecord, ...] | None = None
     card_points: tuple[int, ...] | None = None
     declarations: tuple[DeclarationRecord, ...] | None = None
-    belote: int | None = None
+    belote: int | tuple[int, ...] | None = None
     outcome: str | None = None
     capot: int | None = None
     deal_points: tuple[int, ...] | None = None
     held_points: int | None = None
+    contract: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -53,6 +57,10 @@ class DealResult:
         if d["declarations"] is not None:
             for x in d["declarations"]:
                 x["cards"] = list(x["cards"])
+        if isinstance(d["belote"], tuple):
+            d["belote"] = list(d["belote"])
+        if d["contract"] is None:
+            del d["contract"]
         return d
 
     @property
