@@ -2,7 +2,7 @@
 
 Each shuffled deck is played twice with the two sides' seats swapped (A on side
 0 then on side 1, bots seeded alike), so the luck of the cards cancels and the
-difference measures play. A deal's score is its deal points (RULES.md §2/§3, via
+difference measures play. A deal's score is its deal points (docs/rules.md §2/§3/§7.2, via
 the engine's scoring); a void deal scores 0 for both.
 
 Reported, as the last line, one JSON object:
@@ -62,6 +62,8 @@ class PairOutcome:
     results: list[DealResult]
     diff: float
     times: dict[str, list[float]] = field(default_factory=dict)
+    #: Per player: contracts taken, made, coinched by it, and of those, failed.
+    contracts: dict[str, list[int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,33 @@ class Config:
     seed: int
     budget_s: float | None
     clock: str = "wall"
+    #: Rule-setting overrides (``--rules``), as a deal record's ``rules``.
+    rules: tuple[tuple[str, Any], ...] = ()
+
+    def rule_set(self) -> RuleSet:
+        return RuleSet.build(self.variant, dict(self.rules))
+
+
+#: ``--rules`` presets: the rule sets the site offers beside the default one.
+RULE_PRESETS: dict[str, dict[str, Any]] = {
+    "default": {},
+    "announcements": {"announcements": True},
+    "coinche": {"coinche": True, "announcements": True, "all_trump": True, "no_trump": True},
+}
+
+
+def parse_rules(text: str) -> dict[str, Any]:
+    """A preset name or a JSON object of rule settings; ``ValueError`` otherwise."""
+    if text in RULE_PRESETS:
+        return dict(RULE_PRESETS[text])
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = None
+    if not isinstance(data, dict):
+        names = ", ".join(RULE_PRESETS)
+        raise ValueError(f"--rules takes a preset ({names}) or a JSON object, not {text!r}")
+    return data
 
 
 PLAYERS = (*LEVELS, "hard-work", "perfect")
@@ -107,7 +136,7 @@ def deck_for(seed: int, index: int) -> list[int]:
 def play_deal(
     cfg: Config, index: int, a_side: int, times: dict[str, list[float]]
 ) -> DealResult:
-    rules = RuleSet.build(cfg.variant)
+    rules = cfg.rule_set()
     seats = rules.seats
     deal = new_deal(rules, index % seats, deck_for(cfg.seed, index))
     levels = [cfg.a if s % 2 == a_side else cfg.b for s in range(seats)]
@@ -146,7 +175,30 @@ def play_pair(job: tuple[Config, int]) -> PairOutcome:
     times: dict[str, list[float]] = {}
     results = [play_deal(cfg, index, side, times) for side in (0, 1)]
     diff = sum(a_minus_b(r, side) for side, r in enumerate(results)) / 2
-    return PairOutcome(index, results, diff, times)
+    contracts: dict[str, list[int]] = {}
+    for a_side, r in enumerate(results):
+        side0, side1 = (cfg.a, cfg.b) if a_side == 0 else (cfg.b, cfg.a)
+        count_contract(contracts, r, side0, side1)
+    return PairOutcome(index, results, diff, times, contracts)
+
+
+def count_contract(
+    counts: dict[str, list[int]], result: DealResult, side0: str, side1: str
+) -> None:
+    """Add one deal to ``counts[player] = [taken, made, coinched, coinches won]``."""
+    if result.void or result.taker is None:
+        return
+    takers = result.taker % 2
+    taker, defender = (side0, side1) if takers == 0 else (side1, side0)
+    made = result.outcome == "made"
+    row = counts.setdefault(taker, [0, 0, 0, 0])
+    row[0] += 1
+    row[1] += made
+    contract = result.to_dict().get("contract")
+    if contract and contract.get("multiplier", 1) > 1:
+        row = counts.setdefault(defender, [0, 0, 0, 0])
+        row[2] += 1
+        row[3] += not made
 
 
 def run_pairs(cfg: Config, deals: int, jobs: int) -> Iterator[PairOutcome]:
@@ -204,8 +256,15 @@ def summarize(cfg: Config, outcomes: list[PairOutcome]) -> dict[str, Any]:
         for level, ts in o.times.items():
             times.setdefault(level, []).extend(ts)
     rate, _ = match_win_rate(cfg.variant, outcomes)
+    counts: dict[str, list[int]] = {}
+    for o in outcomes:
+        for player, row in o.contracts.items():
+            total = counts.setdefault(player, [0, 0, 0, 0])
+            for i, x in enumerate(row):
+                total[i] += x
     return {
         "variant": cfg.variant,
+        "rules": dict(cfg.rules),
         "a": cfg.a,
         "b": cfg.b,
         "deals": n,
@@ -221,7 +280,29 @@ def summarize(cfg: Config, outcomes: list[PairOutcome]) -> dict[str, Any]:
             for level, ts in sorted(times.items())
             if ts
         },
+        "contracts": {
+            player: {
+                "taken": row[0],
+                "made": row[1],
+                "made_rate": round(row[1] / row[0], 3) if row[0] else None,
+                "made_ci95": _share_interval(row[1], row[0]),
+                "coinched": row[2],
+                "coinches_won": row[3],
+            }
+            for player, row in sorted(counts.items())
+        },
     }
+
+
+def _share_interval(k: int, n: int) -> list[float] | None:
+    """The Wilson 95% interval of the share ``k / n``."""
+    if not n:
+        return None
+    z = 1.96
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return [round(centre - half, 3), round(centre + half, 3)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -237,12 +318,21 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds per hard decision (default: the bot's own)")
     parser.add_argument("--seconds", type=float, default=None,
                         help="stop starting new deals after this long; report those played")
+    parser.add_argument("--rules", default="default",
+                        help="rule settings: a preset (" + ", ".join(RULE_PRESETS)
+                        + ") or a JSON object, e.g. '{\"coinche\": true}'")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                         help="the clock of hard's deadline and of the decision times")
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error("--deals must be at least 1")
-    cfg = Config(args.variant, args.a, args.b, args.seed, args.budget, args.clock)
+    try:
+        rules = parse_rules(args.rules)
+        RuleSet.build(args.variant, rules)
+    except ValueError as exc:  # RuleSetError is a ValueError
+        parser.error(str(exc))
+    cfg = Config(args.variant, args.a, args.b, args.seed, args.budget, args.clock,
+                 tuple(sorted(rules.items())))
     outcomes: list[PairOutcome] = []
     total = 0.0
     started = time.perf_counter()
@@ -269,6 +359,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  matches won by A: {'n/a' if rate is None else f'{rate:.1%}'} of {matches}")
     for level, t in report["decision_ms"].items():
         print(f"  {level} decision time: p50 {t['p50']:.2f} ms, p95 {t['p95']:.2f} ms")
+    for player, c in report["contracts"].items():
+        made = "n/a" if c["made_rate"] is None else f"{c['made_rate']:.1%}"
+        print(f"  {player} contracts: {c['made']} made of {c['taken']} ({made});"
+              f" coinched {c['coinched']}, of which {c['coinches_won']} failed")
     print(json.dumps(report))
     return 0
 

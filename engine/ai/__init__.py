@@ -3,7 +3,7 @@
 A bot is handed its seat's :class:`~engine.observe.Observation` and nothing else:
 no deal state is ever passed in, so a bot cannot read a card its seat does not
 see (tests/ai/test_honesty.py re-deals the unseen cards to prove the choice does
-not depend on them). Levels are described in RULES.md §5:
+not depend on them). Levels are described in docs/rules.md §5 and §7.4:
 
 - ``easy``: lowest legal card, bids only with the jack and one more trump;
 - ``normal``: club-player rules of thumb (:mod:`engine.ai.normal`);

@@ -1,8 +1,11 @@
-"""Easy: the lowest legal card, and a one-line bidding rule (RULES.md §5)."""
+"""Easy: the lowest legal card, and a one-line bidding rule (docs/rules.md §5, §7.4):
+take only with the jack and one more trump; in coinche, 80 in its longest suit
+holding the jack, or pass, never a coinche."""
 
 from __future__ import annotations
 
-from engine.actions import CHOOSE, PASS, PLAY, TAKE, Action
+from engine.actions import CHOOSE, DECLARE, PASS, PLAY, TAKE, Action
+from engine.ai.auction import easy_call
 from engine.cards import NO_TRUMP, POINTS, RJ, STRENGTH, SUIT_MASKS, Mask, mask_of
 from engine.observe import Observation
 from engine.rules import BELOTE
@@ -10,15 +13,23 @@ from engine.rules import BELOTE
 
 def decide(obs: Observation) -> Action:
     if obs.phase == "play":
+        if obs.variant == BELOTE:
+            # Belote with announcements: Easy announces every combination it holds
+            # (docs/rules.md §7.4), one declare action at a time.
+            for a in obs.legal:
+                if a.type == DECLARE:
+                    return a
         return lowest_play(obs)
+    if obs.variant == BELOTE and obs.rules.coinche:
+        return easy_call(mask_of(obs.hand), obs.legal)
     if obs.variant == BELOTE:
         return _belote_bid(obs)
     return _open_blot_bid(obs)
 
 
 def lowest_play(obs: Observation) -> Action:
-    """The lowest card by trick order, ties broken by fewer points. Declarations are
-    left alone: an easy bot never declares."""
+    """The lowest card by trick order, ties broken by fewer points. Open Blot
+    declarations are left alone: there an easy bot never declares."""
     trump = NO_TRUMP if obs.trump is None else obs.trump
     plays = [a for a in obs.legal if a.type == PLAY]
     return min(plays, key=lambda a: (STRENGTH[trump][a.card], POINTS[trump][a.card], a.card))  # type: ignore[index]

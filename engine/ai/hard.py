@@ -52,6 +52,8 @@ def decide(obs: Observation, rng: random.Random, budget: float | Budget) -> Acti
             if a.type == DECLARE:
                 return a  # declaring costs nothing and only the best combination scores
         return _play(obs, rng, budget)
+    if obs.rules.coinche:
+        return _coinche_bid(obs, rng, budget)
     return _bid(obs, rng, budget)
 
 
@@ -137,6 +139,10 @@ def _bid(obs: Observation, rng: random.Random, budget: Budget) -> Action:
     except OutOfTime:
         pass
     return _best(options, totals, favourite)
+
+
+def _coinche_bid(obs: Observation, rng: random.Random, budget: Budget) -> Action:
+    return normal.coinche_call(obs)
 
 
 def finish_bidding(deal: Deal) -> None:

@@ -1,14 +1,16 @@
-"""Normal: a club player's rules of thumb (RULES.md §5, issue 4).
+"""Normal: a club player's rules of thumb (docs/rules.md §5).
 
 Card play goes through :func:`engine.ai.policy.choose_card` with what the seat
 knows (:mod:`engine.ai.view`); bidding counts the hand (Belote) or compares the
-visible cards under each trump (Open Blot); every available combination is
-declared, since declaring costs nothing and only the best one scores.
+visible cards under each trump (Open Blot); the coinche auction is
+:mod:`engine.ai.auction`'s. Every available combination is declared, since an
+unannounced one never scores and only the best side's count.
 """
 
 from __future__ import annotations
 
 from engine.actions import CHOOSE, DECLARE, PASS, PLAY, PLAY_ACTIONS, TAKE, Action
+from engine.ai.auction import calls_of, normal_call
 from engine.ai.policy import PlayCtx, belote_biddable, belote_hand_value, choose_card
 from engine.ai.view import Table, read
 from engine.cards import NO_TRUMP, POINTS, R9, RA, RJ, Mask, cards_in, mask_of
@@ -30,9 +32,17 @@ def decide(obs: Observation) -> Action:
             if a.type == DECLARE:
                 return a
         return PLAY_ACTIONS[obs.seat][choose_card(play_ctx(read(obs), obs))]  # type: ignore[index]
+    if obs.variant == BELOTE and obs.rules.coinche:
+        return coinche_call(obs)
     if obs.variant == BELOTE:
         return belote_bid(obs)
     return open_blot_bid(obs)
+
+
+def coinche_call(obs: Observation) -> Action:
+    """The coinche auction's call from the seat's hand and the public calls."""
+    assert obs.seat is not None
+    return normal_call(mask_of(obs.hand), obs.seat, calls_of(obs.history), obs.legal)
 
 
 def play_ctx(table: Table, obs: Observation) -> PlayCtx:

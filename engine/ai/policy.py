@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import (
+    ALL_TRUMP,
     BEATS,
     NO_TRUMP,
     PLAIN_STRENGTH,
@@ -29,10 +30,11 @@ from engine.tricks import beats
 
 
 def _higher_table(trump: int) -> tuple[Mask, ...]:
-    """``HIGHER[trump][c]``: the cards of ``c``'s suit that beat ``c`` in its suit."""
+    """``HIGHER[trump][c]``: the cards of ``c``'s suit that beat ``c`` in its suit
+    (in all-trump every suit ranks as trumps do)."""
     out = []
     for c in range(32):
-        if c >> 3 == trump:
+        if c >> 3 == trump or trump == ALL_TRUMP:
             out.append(BEATS[trump][c])
             continue
         m = 0
@@ -43,7 +45,7 @@ def _higher_table(trump: int) -> tuple[Mask, ...]:
     return tuple(out)
 
 
-HIGHER: tuple[tuple[Mask, ...], ...] = tuple(_higher_table(t) for t in range(5))
+HIGHER: tuple[tuple[Mask, ...], ...] = tuple(_higher_table(t) for t in range(ALL_TRUMP + 1))
 
 
 def low_bit(m: Mask) -> Card:
@@ -115,7 +117,7 @@ def _threatened(x: PlayCtx, card: Card, seats: list[int], led_suit: int) -> bool
         follow = poss & SUIT_MASKS[led_suit]
         if card >> 3 == led_suit and follow & HIGHER[t][card]:
             return True
-        if t == NO_TRUMP or led_suit == t:
+        if t >= NO_TRUMP or led_suit == t:  # no ruffing without a trump suit
             continue
         # Hidden hands: with at most one card of the suit left that this seat
         # might hold, count on a ruff (two of the three others are void).
@@ -186,7 +188,7 @@ def _lead(x: PlayCtx) -> Card:
     opp_cards = 0
     for s in opps:
         opp_cards |= x.possible[s]
-    if t != NO_TRUMP:
+    if t < NO_TRUMP:
         my_tr = hand & SUIT_MASKS[t]
         opp_tr = opp_cards & SUIT_MASKS[t]
         if my_tr and opp_tr and x.taker % 2 == x.seat % 2:
@@ -200,14 +202,14 @@ def _lead(x: PlayCtx) -> Card:
     for c in cards_in(hand):
         if c >> 3 == t or not _is_master(x, c, out):
             continue
-        if t != NO_TRUMP and _ruff_risk(x, c >> 3, opps):
+        if t < NO_TRUMP and _ruff_risk(x, c >> 3, opps):
             continue
         masters.append(c)
     if masters:
         return max(masters, key=lambda c: (POINTS[t][c], STRENGTH[t][c]))
-    plain = hand & ~SUIT_MASKS[t] if t != NO_TRUMP else hand
+    plain = hand & ~SUIT_MASKS[t] if t < NO_TRUMP else hand
     pool = plain or hand
-    if not plain and t != NO_TRUMP:
+    if not plain and t < NO_TRUMP:
         top = max(cards_in(pool), key=lambda c: STRENGTH[t][c])
         if not BEATS[t][top] & out:
             return top

@@ -2,7 +2,7 @@
 
 Everything here is derived from the :class:`~engine.observe.Observation` alone:
 cards played by each seat, the trick in progress, and the inferences a careful
-player draws from the duties of RULES.md §2 (did not follow ⇒ void in the suit
+player draws from the duties of docs/rules.md §2 and §7.3 (did not follow ⇒ void in the suit
 led; discarded while obliged to trump ⇒ no trumps; did not overtrump when obliged
 ⇒ no trump above the best one).
 """
@@ -11,7 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.cards import ALL_CARDS, BEATS, NO_TRUMP, SUIT_MASKS, Card, Mask, card, mask_of
+from engine.cards import (
+    ALL_CARDS,
+    ALL_TRUMP,
+    BEATS,
+    NO_TRUMP,
+    SUIT_MASKS,
+    Card,
+    Mask,
+    card,
+    mask_of,
+)
 from engine.observe import Observation
 from engine.rules import BELOTE
 from engine.tricks import beats
@@ -132,8 +142,16 @@ def _infer(
     voids: list[int],
     forbidden: list[Mask],
 ) -> None:
-    """Belote duties read backwards (RULES.md §2 "Play", checked in order)."""
+    """Belote duties read backwards (docs/rules.md §2 "Play", checked in order; in
+    no-trump only the duty to follow, in all-trump also to beat the led suit's best
+    card, §7.3)."""
     led_suit = led >> 3
+    if trump >= NO_TRUMP:
+        if c >> 3 != led_suit:
+            voids[seat] |= 1 << led_suit
+        elif trump == ALL_TRUMP and not beats(c, best, trump):
+            forbidden[seat] |= BEATS[ALL_TRUMP][best]  # had to beat it and did not
+        return
     partner_winning = best_seat == (seat + 2) % 4
     best_is_trump = best >> 3 == trump
     if c >> 3 != led_suit:

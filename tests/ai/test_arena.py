@@ -26,8 +26,8 @@ def test_arena_ends_with_one_json_summary_line(
     )
     summary = json.loads(run.stdout.strip().splitlines()[-1])
     assert set(summary) == {
-        "variant", "a", "b", "deals", "clock", "points_per_deal", "ci95", "match_win_rate_a",
-        "decision_ms",
+        "variant", "rules", "a", "b", "deals", "clock", "points_per_deal", "ci95",
+        "match_win_rate_a", "decision_ms", "contracts",
     }
     assert (summary["variant"], summary["a"], summary["b"]) == (variant, a, b)
     assert summary["deals"] == int(extra[1])
@@ -59,3 +59,13 @@ def test_the_perfect_player_and_the_fixed_work_hard_bot_play_in_the_arena() -> N
     summary = json.loads(run.stdout.strip().splitlines()[-1])
     assert (summary["a"], summary["b"], summary["clock"]) == ("perfect", "hard-work", "cpu")
     assert set(summary["decision_ms"]) == {"perfect", "hard-work"}
+
+
+def test_arena_refuses_a_rule_set_the_rules_refuse_in_one_line() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "engine.arena", "--a", "normal", "--b", "easy",
+         "--rules", '{"all_trump": true}'],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert run.returncode != 0
+    assert "all_trump" in run.stderr.strip().splitlines()[-1]
