@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from engine.cards import NO_TRUMP, TRUMP_CODES
 from engine.errors import EngineError
@@ -177,10 +177,11 @@ def call_label(kind: str, value: int | None = None, trump: str | None = None) ->
     """One call of the coinche auction: a bid, Pass, Coinche or Surcoinche."""
     if kind == "bid" and value is not None and trump is not None:
         return contract_name(value, trump)
+    # The calls are words of the auction, not the game's name ("Coinche").
     if kind == "coinche":
-        return _("Coinche")
+        return pgettext("auction call", "Coinche")
     if kind == "surcoinche":
-        return _("Surcoinche")
+        return pgettext("auction call", "Surcoinche")
     return _("Pass")
 
 
