@@ -10,8 +10,10 @@ alone decides whether it is allowed.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
+from engine.actions import Action
 from engine.cards import TRUMP_CODES
 from engine.observe import Observation
 from games.labels import (
@@ -92,7 +94,11 @@ def contract_view(obs: Observation, names: dict[int, str]) -> dict[str, Any] | N
 
 
 def auction_view(
-    obs: Observation, names: dict[int, str], legal: list[Any], version: int, my_turn: bool
+    obs: Observation,
+    names: dict[int, str],
+    legal: Sequence[Action],
+    version: int,
+    my_turn: bool,
 ) -> dict[str, Any] | None:
     """The auction box: the calls so far in a grid (one column per seat, from the
     first to speak) and, at the viewer's turn, the bids and calls they may make."""

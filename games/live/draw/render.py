@@ -679,7 +679,7 @@ def _last_trick(obs: Observation, names: dict[int, str], n: int) -> list[dict[st
 
 
 def _bids_so_far(obs: Observation, names: dict[int, str]) -> list[str]:
-    out = []
+    out: list[str] = []
     if auction_draw.is_coinche(obs):
         return out  # the auction box shows the calls
     for a in obs.history:
