@@ -71,7 +71,7 @@ def _solve(path: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    replay = commands.add_parser("replay", help="replay a deal record (DEAL_RECORD.md)")
+    replay = commands.add_parser("replay", help="replay a deal record (docs/deal-record.md)")
     replay.add_argument("file", help="the record's path, or - for standard input")
     verify = commands.add_parser("verify", help="check a finished deal's shuffle commitment")
     verify.add_argument("file", help="a deal record with 'salt' and 'commitment', or -")

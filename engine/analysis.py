@@ -28,7 +28,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.actions import DECLARE, PLAY, Action
+from engine.actions import BID, DECLARE, PLAY, Action
 from engine.ai.hard import _finish_bidding, start_sim
 from engine.ai.sample import Sampler
 from engine.ai.view import read
@@ -83,13 +83,16 @@ class HonestStep:
 
 
 def action_key(action: Action) -> str:
-    """A short key per action: the card (``"TH"``), ``"pass"``, ``"take"``, or
-    ``"choose:H"`` — what the site's ``data-action-value`` carries."""
+    """A short key per action: the card (``"TH"``), ``"pass"``, ``"take"``,
+    ``"choose:H"``, a coinche bid ``"bid:90:AT"``, ``"coinche"`` or ``"surcoinche"``
+    — what the site's ``data-action-value`` carries."""
     d = action.to_dict()
     if action.type == PLAY:
         return str(d["card"])
     if action.type == "choose":
         return f"choose:{d['trump']}"
+    if action.type == BID:
+        return f"bid:{d['value']}:{d['trump']}"
     return action.type
 
 

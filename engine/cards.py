@@ -24,7 +24,7 @@ ALL_CARDS: Mask = (1 << 32) - 1
 
 R7, R8, R9, RT, RJ, RQ, RK, RA = range(8)
 
-# Trick-taking strength within a suit, higher wins (RULES.md §1).
+# Trick-taking strength within a suit, higher wins (docs/rules.md §1).
 _TRUMP_ORDER = (R7, R8, RQ, RK, RT, RA, R9, RJ)  # weakest first: 7 8 Q K 10 A 9 J
 _PLAIN_ORDER = (R7, R8, R9, RJ, RQ, RK, RT, RA)  # weakest first: 7 8 9 J Q K 10 A
 TRUMP_STRENGTH = tuple(_TRUMP_ORDER.index(r) for r in range(8))
@@ -67,10 +67,6 @@ def suit_mask(s: int) -> Mask:
 SUIT_MASKS: tuple[Mask, ...] = tuple(suit_mask(s) for s in range(4))
 
 
-def trump_code(t: int) -> str:
-    return TRUMP_CODES[t]
-
-
 def parse_trump(text: str, allow_no_trump: bool = True) -> int:
     """A trump code's index: a suit, ``NT`` (4) or ``AT`` (5); ``ValueError`` otherwise."""
     if text == "NT" and allow_no_trump:
@@ -107,12 +103,6 @@ def cards_in(m: Mask) -> tuple[Card, ...]:
 
 def card_list(m: Mask) -> list[Card]:
     return list(cards_in(m))
-
-
-def points_table(trump: int | None) -> tuple[int, ...]:
-    """Card points of each card for a deal with this trump (a suit, ``NO_TRUMP`` or
-    ``ALL_TRUMP``)."""
-    return POINTS[NO_TRUMP if trump is None else trump]
 
 
 def _points_for(trump: int) -> tuple[int, ...]:

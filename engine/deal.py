@@ -165,7 +165,7 @@ class Deal:
         return twin
 
     def to_record(self) -> DealRecord:
-        """The deal written down (DEAL_RECORD.md); replaying it rebuilds this deal."""
+        """The deal written down (docs/deal-record.md); replaying it rebuilds this deal."""
         return DealRecord(
             variant=self.variant,
             dealer=self.dealer,

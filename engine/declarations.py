@@ -1,6 +1,6 @@
 """Open Blot combinations: what may be declared, how runs grow, which count.
 
-RULES.md §3 "Declarations". Card sets are masks; a player's face-up unplayed
+docs/rules.md §3 "Declarations". Card sets are masks; a player's face-up unplayed
 cards are the only ones that can form or grow a combination.
 """
 
@@ -56,7 +56,7 @@ class Declaration:
         return RUN_POINTS[self.kind]
 
     def strength(self, trump: int) -> tuple[int, ...]:
-        """Comparison key: any four beats any run (RULES.md §3 "Which declarations count")."""
+        """Comparison key: any four beats any run (docs/rules.md §3 "Which declarations count")."""
         cards = card_list(self.cards)
         if self.is_four:
             r = cards[0] & 7

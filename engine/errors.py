@@ -6,7 +6,7 @@ class EngineError(ValueError):
 
 
 class RuleSetError(EngineError):
-    """An unknown setting name or a value outside what RULES.md §6 allows."""
+    """An unknown setting name or a value outside what docs/rules.md §6 allows."""
 
     def __init__(self, message: str, setting: str | None = None) -> None:
         super().__init__(message)
@@ -26,4 +26,4 @@ class IllegalAction(EngineError):
 
 
 class RecordError(EngineError):
-    """A deal record that cannot be read at all (DEAL_RECORD.md's non-zero exits)."""
+    """A deal record that cannot be read at all (docs/deal-record.md's non-zero exits)."""

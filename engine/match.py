@@ -1,4 +1,4 @@
-"""Matches: folding deal results into a score table (RULES.md §4).
+"""Matches: folding deal results into a score table (docs/rules.md §4).
 
 A match is played in a format — first to N points, or best of N deals — with the
 deal passing to the next seat after every deal (void deals included). Litige
@@ -197,6 +197,9 @@ def _markers(variant: str, result: DealResult) -> list[str]:
         markers.append("litige")
     if result.capot is not None:
         markers.append("capot" if variant == BELOTE else "kapout")
-    if result.belote is not None:
+    if result.belote is not None and result.belote != ():
         markers.append("belote" if variant == BELOTE else "blot")
+    multiplier = (result.contract or {}).get("multiplier", 1)
+    if multiplier > 1:
+        markers.append("coinche" if multiplier == 2 else "surcoinche")
     return markers

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import COINCHE, SURCOINCHE, Action
+from engine.actions import COINCHE, DECLARE, SURCOINCHE, Action
 from engine.announcements import Announcement, is_carre
 from engine.belote import BeloteDeal
-from engine.cards import CODES, TRUMP_CODES, Card, card_list
+from engine.cards import CODES, TRUMP_CODES, Card, card_list, mask_of
 from engine.deal import BIDDING, Deal
 from engine.open_blot import OpenBlotDeal
 from engine.result import TrickRecord
@@ -61,6 +61,8 @@ class Observation:
     announcements: tuple[tuple[int, str], ...]
     card_points: tuple[int, int]
     tricks_won: tuple[int, int]
+    #: Every action so far; another seat's announcement whose cards this seat may
+    #: not see yet is a ``declare`` with no cards.
     history: tuple[Action, ...]
     legal: tuple[Action, ...]
     result: dict[str, Any] | None
@@ -132,6 +134,7 @@ def observe(deal: Deal, seat: int | None) -> Observation:
     stacks: tuple[tuple[Stack, ...], ...] = ()
     proposed = None
     declarations: tuple[DeclarationView, ...] = ()
+    history = tuple(deal.history)
     auction: tuple[dict[str, Any], ...] = ()
     highest_bid: dict[str, Any] | None = None
     contract: dict[str, Any] | None = None
@@ -149,6 +152,7 @@ def observe(deal: Deal, seat: int | None) -> Observation:
         contract = deal.contract()
         counted = deal.counted_side()
         declarations = tuple(_announcement_view(deal, a, seat, counted) for a in deal.announced)
+        history = tuple(_hide_announcement(deal, a, seat, counted) for a in deal.history)
     elif isinstance(deal, OpenBlotDeal):
         stacks = tuple(tuple(deal.stacks(s)) for s in range(2))
         sizes = tuple((deal.face_up[s] | deal.face_down[s]).bit_count() for s in range(2))
@@ -186,7 +190,7 @@ def observe(deal: Deal, seat: int | None) -> Observation:
         announcements=tuple(deal.announcements),
         card_points=(deal.card_points[0], deal.card_points[1]),
         tricks_won=(deal.tricks_won[0], deal.tricks_won[1]),
-        history=tuple(deal.history),
+        history=history,
         legal=legal,
         result=None if result is None else result.to_dict(),
         auction=auction,
@@ -199,18 +203,32 @@ def observe(deal: Deal, seat: int | None) -> Observation:
     )
 
 
-def _announcement_view(
-    deal: BeloteDeal, a: Announcement, seat: int | None, counted: int | None
-) -> DeclarationView:
-    """An announcement as ``seat`` sees it: kind and points are public at once; its
-    cards are its announcer's until the first trick is over, then everyone's if its
-    side's announcements count (D-16), and everyone's once the deal is over. A
-    carré's cards are its rank, public when announced."""
-    shown = (
+def _shown(deal: BeloteDeal, a: Announcement, seat: int | None, counted: int | None) -> bool:
+    """Whether ``seat`` sees the cards of announcement ``a``: its announcer always;
+    everyone once the first trick is over if its side's announcements count (D-16),
+    and once the deal is over; a carré's at once (its rank is public when announced)."""
+    return (
         a.seat == seat
         or is_carre(a.cards)
         or deal.is_over
         or (counted is not None and a.side == counted)
     )
-    cards = tuple(card_list(a.cards)) if shown else ()
+
+
+def _announcement_view(
+    deal: BeloteDeal, a: Announcement, seat: int | None, counted: int | None
+) -> DeclarationView:
+    """An announcement as ``seat`` sees it: kind and points are public at once."""
+    cards = tuple(card_list(a.cards)) if _shown(deal, a, seat, counted) else ()
     return DeclarationView(a.seat, a.kind, cards, a.points)
+
+
+def _hide_announcement(
+    deal: BeloteDeal, action: Action, seat: int | None, counted: int | None
+) -> Action:
+    """A history entry as ``seat`` sees it: an announcement whose cards it may not
+    see yet is a ``declare`` with no cards."""
+    if action.type != DECLARE or action.cards is None:
+        return action
+    a = Announcement(action.seat, mask_of(action.cards))
+    return action if _shown(deal, a, seat, counted) else Action(action.seat, DECLARE, cards=())

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import DECLARE, Action
 from engine.cards import Card, card, parse_trump
 from engine.observe import DeclarationView, Observation, Stack
 from engine.result import TrickRecord
@@ -61,7 +61,7 @@ def observation_from_dict(data: Mapping[str, Any]) -> Observation:
         announcements=tuple((int(a["seat"]), str(a["word"])) for a in data["announcements"]),
         card_points=(int(data["card_points"][0]), int(data["card_points"][1])),
         tricks_won=(int(data["tricks_won"][0]), int(data["tricks_won"][1])),
-        history=tuple(Action.from_dict(a) for a in data["history"]),
+        history=tuple(_history_action(a) for a in data["history"]),
         legal=tuple(Action.from_dict(a) for a in data["legal"]),
         result=None if data["result"] is None else dict(data["result"]),
         auction=tuple(dict(a) for a in data.get("auction", ())),
@@ -75,6 +75,14 @@ def observation_from_dict(data: Mapping[str, Any]) -> Observation:
         ),
         counted_side=None if data.get("counted_side") is None else int(data["counted_side"]),
     )
+
+
+def _history_action(raw: Any) -> Action:
+    """A history entry: canonical, or an announcement whose cards are not shown to
+    this seat yet (``"cards": []``)."""
+    if isinstance(raw, Mapping) and raw.get("type") == DECLARE and raw.get("cards") == []:
+        return Action(int(raw["seat"]), DECLARE, cards=())
+    return Action.from_dict(raw)
 
 
 def _dict_or_none(raw: Any) -> dict[str, Any] | None:

@@ -1,4 +1,4 @@
-"""Armenian two-player Open Blot (RULES.md §3), variant id ``open_blot``."""
+"""Armenian two-player Open Blot (docs/rules.md §3), variant id ``open_blot``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Deal records (DEAL_RECORD.md) played: rebuild a deal from its record, and replay
+"""Deal records (docs/deal-record.md) played: rebuild a deal from its record, and replay
 one step by step as ``python -m engine replay`` reports it. The format itself
 (:class:`DealRecord`) is :mod:`engine.record_format`.
 """
@@ -48,7 +48,7 @@ def _step(deal: Deal) -> dict[str, Any]:
 
 
 def replay(record: DealRecord) -> Replay:
-    """Replay every action, listing the position before each (DEAL_RECORD.md)."""
+    """Replay every action, listing the position before each (docs/deal-record.md)."""
     deal = deal_from(record)
     steps: list[dict[str, Any]] = []
     for index, raw in enumerate(record.actions):

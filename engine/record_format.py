@@ -1,4 +1,4 @@
-"""The deal record's format (DEAL_RECORD.md): read and written, nothing played.
+"""The deal record's format (docs/deal-record.md): read and written, nothing played.
 
 The record is a public contract: its reading rules here follow the document
 line by line. Input that cannot be read at all raises ``RecordError``; an action
@@ -27,7 +27,7 @@ class DealRecord:
 
     @staticmethod
     def from_dict(data: Any) -> DealRecord:
-        """Read a record; raise ``RecordError`` for input DEAL_RECORD.md calls unreadable.
+        """Read a record; raise ``RecordError`` for input docs/deal-record.md calls unreadable.
 
         Actions are kept as given: replaying checks each one (a malformed action is
         an ``error`` at its index, not an unreadable record).

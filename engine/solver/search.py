@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.cards import (
+    ALL_TRUMP,
     LAST_TRICK_BONUS,
     NO_TRUMP,
     POINTS,
@@ -55,7 +56,7 @@ def _run_tables() -> tuple[tuple[Mask, ...], ...]:
     low cards: plain 7 8 9, trump 7 8). Within such a run trick order is card
     order, so the strongest of a set of them is its highest bit."""
     out = []
-    for t in range(5):
+    for t in range(ALL_TRUMP + 1):
         strength, points = STRENGTH[t], POINTS[t]
         per = []
         for c in range(32):
@@ -100,8 +101,11 @@ PACK = _pack_table()
 
 def _low_groups(trump: int) -> list[tuple[int, int]]:
     """Per suit, (shift, bits) of its low cards of equal worth (plain 7 8 9, trump
-    7 8): they sit next to each other in trick order."""
-    return [(8 * suit, 0b11 if suit == trump else 0b111) for suit in range(4)]
+    7 8, every suit of an all-trump contract 7 8): they sit next to each other in
+    trick order."""
+    return [
+        (8 * suit, 0b11 if suit == trump or trump == ALL_TRUMP else 0b111) for suit in range(4)
+    ]
 
 
 def _low_mask(trump: int) -> Mask:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from engine.actions import CHOOSE, PASS, PLAY, TAKE, Action
+from engine.actions import BID_VALUES, CHOOSE, PASS, PLAY, TAKE, Action, bid
 from engine.belote import BeloteDeal
 from engine.cards import CODES, NO_TRUMP, Card, Mask, cards_in
 from engine.deal import PLAYING, Deal
@@ -88,7 +88,9 @@ def _bid_to(deal: Deal, taker: int, trump: int) -> None:
         seat = deal.to_act
         assert seat is not None, "the bidding ended without the wanted contract"
         wanted = None
-        if seat == taker:
+        if seat == taker and isinstance(deal, BeloteDeal) and deal.coinche:
+            wanted = bid(seat, BID_VALUES[0], trump)  # any value: only the cards count here
+        elif seat == taker:
             for a in deal.legal_actions():
                 takes = a.type == TAKE and isinstance(deal, BeloteDeal)
                 if (takes and deal.proposed >> 3 == trump) or (  # type: ignore[attr-defined]
@@ -106,11 +108,15 @@ def par_table(
     """What each contract makes with all cards known: ``{(trump, taker): card
     points of the taker's side}`` with perfect play by everyone (the last-trick 10
     included). Belote: the four suits and four takers (the hands differ with the
-    taker, who gets the proposed card); Open Blot: the four suits and no trump, both
+    taker, who gets the proposed card); a coinche deal also no trump and all trump
+    when its rule set allows them; Open Blot: the four suits and no trump, both
     players (the cards do not depend on who chose, so each trump is solved once).
     ``contracts`` limits the table to those ``(trump, taker)`` pairs."""
     probe = deal_from(record)
-    trumps = range(4) if isinstance(probe, BeloteDeal) else range(NO_TRUMP + 1)
+    if isinstance(probe, BeloteDeal):
+        trumps: Iterable[int] = sorted(probe.allowed_trumps) if probe.coinche else range(4)
+    else:
+        trumps = range(NO_TRUMP + 1)
     out: dict[tuple[int, int], int] = {}
     for trump in trumps:
         value_by_hands: dict[tuple[int, ...], int] = {}

@@ -2,7 +2,7 @@
 
 The deck builders follow engine/layout.py, the same dealing tables the engine
 deals through; test_belote_rules.py and test_open_blot_rules.py check those
-tables literally against RULES.md §2 and §3, so a wrong table cannot hide here.
+tables literally against docs/rules.md §2 and §3, so a wrong table cannot hide here.
 
 Positions you do not specify are filled with the remaining cards in canonical
 order (7C 8C ... AS), so a test that cares about every card specifies them all.
@@ -13,7 +13,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine import RuleSet, new_deal
-from engine.actions import CHOOSE_ACTIONS, PASS_ACTIONS, PLAY, PLAY_ACTIONS, TAKE_ACTIONS, declare
+from engine.actions import (
+    CHOOSE_ACTIONS,
+    PASS_ACTIONS,
+    PLAY,
+    PLAY_ACTIONS,
+    TAKE_ACTIONS,
+    Action,
+    bid,
+    declare,
+)
 from engine.belote import BeloteDeal
 from engine.cards import CODES, card, parse_trump
 from engine.deal import Deal
@@ -22,6 +31,7 @@ from engine.layout import (
     BELOTE_PROPOSED_INDEX,
     belote_completion,
     belote_first_deal,
+    coinche_deal,
     open_blot_layout,
 )
 from engine.open_blot import OpenBlotDeal
@@ -134,6 +144,41 @@ def belote_in_play(
     for seat, text in hands.items():
         assert sorted(codes_of_hand(deal, seat)) == sorted(text.split()), seat
     return deal
+
+
+COINCHE = {"coinche": True, "announcements": True, "all_trump": True, "no_trump": True}
+
+
+def coinche_new(
+    hands: Mapping[int, str], dealer: int = 0, rules: Mapping[str, object] | None = None
+) -> BeloteDeal:
+    """A coinche deal (``rules`` default: every switch on) whose seats are dealt
+    the 8 cards of ``hands``, placed through the 3-2-3 dealing table."""
+    slots: list[int | None] = [None] * 32
+    table = coinche_deal(dealer)
+    for seat, text in hands.items():
+        _put(slots, [i for i, s in enumerate(table) if s == seat], text, f"seat {seat} hand")
+    deal = new_deal(RuleSet.build("belote", COINCHE if rules is None else rules), dealer,
+                    _fill(slots))
+    assert isinstance(deal, BeloteDeal)
+    for seat, text in hands.items():
+        assert sorted(codes_of_hand(deal, seat)) == sorted(text.split()), seat
+    return deal
+
+
+def call(deal: Deal, *calls: str) -> list[Event]:
+    """Auction calls by the seats in turn: ``"pass"``, ``"coinche"``, ``"surcoinche"``
+    or a bid such as ``"80 H"`` / ``"250 AT"``."""
+    events: list[Event] = []
+    for text in calls:
+        seat = deal.to_act
+        assert seat is not None
+        if text in ("pass", "coinche", "surcoinche"):
+            events.extend(deal.apply(Action(seat, text)))
+        else:
+            value, trump = text.split()
+            events.extend(deal.apply(bid(seat, int(value), parse_trump(trump))))
+    return events
 
 
 def codes_of_hand(deal: BeloteDeal, seat: int) -> list[str]:

@@ -1,4 +1,4 @@
-"""RULES.md §2 (classic team Belote) on literal deals: dealing, bidding, duties,
+"""docs/rules.md §2 (classic team Belote) on literal deals: dealing, bidding, duties,
 trick winners and belote-rebelote. Scoring is in test_scoring.py."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def fresh(dealer: int = 0, deck=None, **overrides):
 
 
 def test_dealing_table_is_three_each_then_two_each_from_dealer_left():
-    # RULES.md §2 Deal, written out for dealer 0 (seat 1 first) and dealer 2 (seat 3 first).
+    # docs/rules.md §2 Deal, written out for dealer 0 (seat 1 first) and dealer 2 (seat 3 first).
     assert belote_first_deal(0) == (1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 0, 0, 1, 1, 2, 2, 3, 3, 0, 0)
     assert belote_first_deal(2) == (3, 3, 3, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 0, 0, 1, 1, 2, 2)
 

@@ -1,4 +1,4 @@
-"""RULES.md §3 "Declarations (combinations)" on literal Open Blot deals: the window,
+"""docs/rules.md §3 "Declarations (combinations)" on literal Open Blot deals: the window,
 the kinds and their values, whole runs, one card in one combination (D-7), growing
 runs (D-8), which declarations count, and Blot. Dealer 0 throughout: seat 1 (the
 non-dealer) leads and declares first, seat 0 answers."""

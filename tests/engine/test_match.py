@@ -1,4 +1,4 @@
-"""RULES.md §4 Matches: formats, the end condition, dealer rotation, litige points
+"""docs/rules.md §4 Matches: formats, the end condition, dealer rotation, litige points
 carried to the next deal's winner, and the score table."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md §3 (Open Blot) on literal deals: layout, choosing trump, turn-up,
+"""docs/rules.md §3 (Open Blot) on literal deals: layout, choosing trump, turn-up,
 duties and card values. Declarations: test_declarations.py; scores: test_scoring.py."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The deal record contract (DEAL_RECORD.md): reading rules and replay output."""
+"""The deal record contract (docs/deal-record.md): reading rules and replay output."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from engine import DealRecord, RecordError, replay
 from engine.record import deal_from, rebuild
 
-# A copy of shared/examples (the contract's worked examples), kept with the tests.
+# The worked examples of docs/deal-record.md, each a record and its exact replay.
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 NAMES = sorted(p.name.removesuffix(".record.json") for p in EXAMPLES.glob("*.record.json"))
 

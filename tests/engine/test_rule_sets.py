@@ -1,4 +1,4 @@
-"""RULES.md §6 settings: defaults, overrides, and every way a rule set is refused."""
+"""docs/rules.md §6 settings: defaults, overrides, and every way a rule set is refused."""
 
 from __future__ import annotations
 

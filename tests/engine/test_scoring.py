@@ -1,4 +1,4 @@
-"""Scoring a deal (RULES.md §2 "Scoring a deal" and §3 "Scoring a deal") on whole
+"""Scoring a deal (docs/rules.md §2 "Scoring a deal" and §3 "Scoring a deal") on whole
 literal deals: the final hands (or stacks), the bids and every card played.
 
 Belote deals: dealer 0, seat 1 takes the proposed card in round 1 unless the test

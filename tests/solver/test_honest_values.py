@@ -1,4 +1,4 @@
-"""Honest values (issue 26): each legal action judged from what the acting seat
+"""Honest values: each legal action judged from what the acting seat
 could see, sampled the way the Hard bot samples; marks and accuracy on the loss."""
 
 from __future__ import annotations

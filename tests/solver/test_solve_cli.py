@@ -1,4 +1,4 @@
-"""``python -m engine solve -`` as an outside check calls it (issue 26's Hooks)."""
+"""``python -m engine solve -`` as an outside check calls it (docs/hooks.md)."""
 
 from __future__ import annotations
 
