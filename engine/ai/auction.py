@@ -282,7 +282,8 @@ def estimate(hand: Mask, trump: int, calls: Sequence[Call], seat: int) -> float:
         if c.seat == seat and raised is None:
             mine_first = True
         elif c.seat == partner:
-            raised = float(c.value) if mine_first else c.value + support(hand, trump) - AVERAGE_SUPPORT
+            raise_by = 0.0 if mine_first else support(hand, trump) - AVERAGE_SUPPORT
+            raised = c.value + raise_by
     return alone if raised is None else max(alone, raised)
 
 

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import random
 
-from engine.actions import CHOOSE, DECLARE, PASS, PLAY, TAKE, Action
-from engine.ai import normal
+from engine.actions import BID, CHOOSE, COINCHE, DECLARE, PASS, PLAY, SURCOINCHE, TAKE, Action
+from engine.ai import auction, normal
 from engine.ai.budget import Budget, Deadline, OutOfTime
-from engine.ai.sample import Sampler
+from engine.ai.sample import Sampler, announce_all
 from engine.ai.sim import Sim, rollout_value, search
 from engine.ai.view import read
 from engine.belote import BeloteDeal
+from engine.cards import mask_of
 from engine.deal import Deal, new_deal
 from engine.declarations import Declaration
 from engine.observe import Observation
@@ -141,8 +142,86 @@ def _bid(obs: Observation, rng: random.Random, budget: Budget) -> Action:
     return _best(options, totals, favourite)
 
 
+#: Hard leaves the normal bot's call only for one whose sampled mean beats it by
+#: this many deal points (the samples are few and a deal's points spread widely).
+CALL_MARGIN = 15.0
+
+
+def coinche_candidates(obs: Observation, favourite: Action) -> list[Action]:
+    """The calls worth sampling: the normal bot's, pass, coinche or surcoinche when
+    legal, and the best trump's bids just below, at and above what the hand is
+    worth (those that are legal)."""
+    assert obs.seat is not None
+    hand = mask_of(obs.hand)
+    calls = auction.calls_of(obs.history)
+    out = [favourite]
+
+    def add(a: Action | None) -> None:
+        if a is not None and a not in out:
+            out.append(a)
+
+    by_type = {a.type: a for a in obs.legal if a.type in (PASS, COINCHE, SURCOINCHE)}
+    for kind in (PASS, COINCHE, SURCOINCHE):
+        add(by_type.get(kind))
+    trumps = auction.bid_trumps(obs.legal)
+    if trumps:
+        best = max(trumps, key=lambda t: auction.estimate(hand, t, calls, obs.seat))  # type: ignore[arg-type]
+        worth = auction.estimate(hand, best, calls, obs.seat)
+        centre = int(worth // 10) * 10
+        for value in (centre - 10, centre, centre + 10):
+            for a in obs.legal:
+                if a.type == BID and a.trump == best and a.value == value:
+                    add(a)
+    return out
+
+
 def _coinche_bid(obs: Observation, rng: random.Random, budget: Budget) -> Action:
-    return normal.coinche_call(obs)
+    """Sample deals consistent with the hand and the auction, finish each auction
+    with the normal bot's calls after each candidate, play it out, and keep the
+    normal call unless another one's mean margin is clearly better."""
+    favourite = normal.decide(obs)
+    options = coinche_candidates(obs, favourite)
+    if len(options) == 1:
+        return favourite
+    table = read(obs)
+    sampler = Sampler(obs, table, obs.rules)
+    side = table.seat % 2
+    totals = [0.0] * len(options)
+    samples = 0
+    try:
+        while samples < MAX_SAMPLES:
+            deal = new_deal(obs.rules, obs.dealer, sampler.deck(rng))
+            for a in obs.history:
+                deal.apply(a)
+            budget.spend(DEAL_COST)
+            values = []
+            for a in options:
+                if budget.out():
+                    raise OutOfTime
+                d = deal.clone()
+                d.apply(a)
+                finish_bidding(d)
+                sim = start_sim(d)
+                budget.spend(OPTION_COST)
+                if sim is None:
+                    values.append(0.0)
+                    continue
+                value, units = rollout_value(sim, side)
+                values.append(value)
+                budget.spend(units)
+            for i, value in enumerate(values):
+                totals[i] += value
+            samples += 1
+            if budget.enough(samples):
+                break
+    except OutOfTime:
+        pass
+    if not samples:
+        return favourite
+    best = max(range(len(options)), key=lambda i: (totals[i], -i))
+    if totals[best] - totals[0] > CALL_MARGIN * samples:
+        return options[best]
+    return favourite
 
 
 def finish_bidding(deal: Deal) -> None:
@@ -151,6 +230,10 @@ def finish_bidding(deal: Deal) -> None:
         seat = deal.to_act
         assert seat is not None
         legal = deal.legal_actions()
+        if isinstance(deal, BeloteDeal) and deal.coinche:
+            calls = auction.calls_of(deal.auction)
+            deal.apply(auction.normal_call(deal.hands[seat], seat, calls, legal))
+            continue
         if isinstance(deal, BeloteDeal):
             hand = deal.hands[seat] | 1 << deal.proposed
             choice = normal.belote_choice(hand, deal.proposed >> 3, deal.bid_round)
@@ -182,8 +265,19 @@ def start_sim(deal: Deal) -> Sim | None:
         return None
     assert deal.to_act is not None
     if isinstance(deal, BeloteDeal):
+        high = deal.high_bid
+        contract = None
+        if deal.coinche:
+            assert high is not None and high.value is not None
+            contract = (high.value, deal.multiplier)
+        announced = (0, 0)
+        if deal.rules.announcements:
+            # Everyone will announce every combination (as the bots do).
+            announced = announce_all(deal.hands, deal.to_act, deal.trump)
+        sides = tuple(seat % 2 for seat in deal.belote_by_suit if seat is not None)
         return Sim(deal.rules, deal.trump, deal.taker, deal.hands[:], deal.to_act,
-                   bonus_seat=deal.belote_seat)
+                   bonus_seat=deal.belote_seat, contract=contract, announced=announced,
+                   belote_sides=sides)
     assert isinstance(deal, OpenBlotDeal)
     decls: list[Declaration] = []
     for s in (deal.to_act, 1 - deal.to_act):  # the leader declares first

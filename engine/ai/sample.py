@@ -17,14 +17,30 @@ from __future__ import annotations
 
 import random
 
-from engine.actions import CHOOSE, PASS, TAKE
+from engine.actions import BID, CHOOSE, COINCHE, PASS, TAKE
+from engine.ai.auction import TRUMP_RANK_WEIGHT, AuctionState, Call, calls_of
 from engine.ai.normal import greedy_declarations
 from engine.ai.sim import NO_CARD, Sim
 from engine.ai.view import Table
-from engine.cards import ALL_CARDS, NO_TRUMP, R9, RA, RJ, RK, RQ, RT, Card, Mask
+from engine.announcements import Announcement, combinations, counted_points, points_of, strength
+from engine.cards import (
+    ALL_CARDS,
+    ALL_TRUMP,
+    NO_TRUMP,
+    R9,
+    RA,
+    RJ,
+    RK,
+    RQ,
+    RT,
+    SUIT_MASKS,
+    Card,
+    Mask,
+    mask_of,
+)
 from engine.cards import cards_in as _cards_in
 from engine.declarations import Declaration
-from engine.layout import BELOTE_PROPOSED_INDEX, belote_first_deal, open_blot_layout
+from engine.layout import BELOTE_PROPOSED_INDEX, belote_first_deal, coinche_deal, open_blot_layout
 from engine.observe import Observation
 from engine.rules import BELOTE, RuleSet
 
@@ -35,6 +51,8 @@ def bid_weights(obs: Observation) -> list[list[float]]:
     """``w[seat][card]``: how much likelier than average the bidding makes it that
     ``seat`` holds ``card`` (Belote), reading the bids as a club player would."""
     w = [[1.0] * 32 for _ in range(4)]
+    if obs.rules.coinche:
+        return auction_weights(calls_of(obs.history))
     if obs.proposed is None:
         return w
     p = obs.proposed >> 3
@@ -57,6 +75,111 @@ def bid_weights(obs: Observation) -> list[list[float]]:
             for r in range(8):
                 w[a.seat][t * 8 + r] *= 1.2
     return w
+
+
+def _opening(calls: list[Call], i: int) -> bool:
+    """Whether bid ``i`` names a trump its partner had not bid before (not a raise)."""
+    c = calls[i]
+    partner = (c.seat + 2) % 4
+    return not any(b.type == BID and b.seat == partner and b.trump == c.trump for b in calls[:i])
+
+
+def auction_weights(calls: list[Call]) -> list[list[float]]:
+    """``w[seat][card]`` read off a coinche auction (docs/rules.md §7.2): a bid in a
+    suit shows its jack, nine and length, a raise shows side aces, a no-trump bid
+    aces and tens, an all-trump bid jacks and nines; a coinche shows trumps and
+    aces against the contract; a pass before any bid shows no strong suit."""
+    w = [[1.0] * 32 for _ in range(4)]
+    bid_seen = False
+    for i, c in enumerate(calls):
+        row = w[c.seat]
+        if c.type == PASS and not bid_seen:
+            for s in range(4):
+                row[s * 8 + RJ] *= 0.8
+                row[s * 8 + RA] *= 0.9
+        elif c.type == BID and c.trump is not None:
+            bid_seen = True
+            t = c.trump
+            if t == NO_TRUMP:
+                for s in range(4):
+                    row[s * 8 + RA] *= 2.0
+                    row[s * 8 + RT] *= 1.3
+            elif t == ALL_TRUMP:
+                for s in range(4):
+                    row[s * 8 + RJ] *= 2.5
+                    row[s * 8 + R9] *= 1.6
+            elif _opening(calls, i):
+                for r in range(8):
+                    row[t * 8 + r] *= TRUMP_RANK_WEIGHT[r]
+            else:
+                row[t * 8 + RJ] *= 1.5
+                for s in range(4):
+                    if s != t:
+                        row[s * 8 + RA] *= 1.4
+        elif c.type == COINCHE:
+            high = AuctionState.of(calls[:i]).highest
+            if high is not None and high.trump is not None and high.trump < NO_TRUMP:
+                t = high.trump
+                row[t * 8 + RJ] *= 2.0
+                row[t * 8 + R9] *= 1.6
+                for s in range(4):
+                    if s != t:
+                        row[s * 8 + RA] *= 1.4
+            else:
+                for s in range(4):
+                    row[s * 8 + RA] *= 1.5
+                    row[s * 8 + RJ] *= 1.5
+    return w
+
+
+def auction_minimums(calls: list[Call]) -> list[tuple[int, int, int]]:
+    """Hard constraints a coinche auction puts on the samples: ``(seat, suit, n)``,
+    the bidder of a suit (not a raise of his partner's) was dealt at least two of
+    it, three from a bid of 110 on."""
+    need: dict[tuple[int, int], int] = {}
+    for i, c in enumerate(calls):
+        if c.type != BID or c.trump is None or c.trump >= NO_TRUMP or c.value is None:
+            continue
+        if not _opening(calls, i):
+            continue
+        n = 3 if c.value >= 110 else 2
+        key = (c.seat, c.trump)
+        need[key] = max(need.get(key, 0), n)
+    return [(seat, suit, n) for (seat, suit), n in sorted(need.items())]
+
+
+def place_minimums(
+    rng: random.Random,
+    minimums: list[tuple[int, int, int]],
+    unseen: Mask,
+    held: list[Mask],
+    room: list[int],
+    allowed: list[Mask],
+    weight: list[list[float]],
+) -> list[Mask]:
+    """Before the free draw: give each constrained seat enough cards of its suit
+    (``held[seat]`` is what it is known to hold or to have played), drawn from the
+    unseen cards it may hold, weighted. Updates ``room``; returns what was placed
+    per seat (what cannot be met is left to the free draw)."""
+    placed = [0] * len(room)
+    for seat, suit, n in minimums:
+        have = ((held[seat] | placed[seat]) & SUIT_MASKS[suit]).bit_count()
+        pool = [c for c in _cards_in(unseen & allowed[seat] & SUIT_MASKS[suit])
+                if not any(p >> c & 1 for p in placed)]
+        while have < n and pool and room[seat] > 0:
+            total = sum(weight[seat][c] for c in pool)
+            x = rng.random() * total
+            pick = pool[-1]
+            for c in pool:
+                x -= weight[seat][c]
+                if x < 0:
+                    pick = c
+                    break
+            pool.remove(pick)
+            placed[seat] |= 1 << pick
+            room[seat] -= 1
+            have += 1
+    return placed
 
 
 def draw(
@@ -109,6 +232,10 @@ class Sampler:
             seen |= m
         self.unseen = ALL_CARDS & ~seen
         self.weights = bid_weights(obs) if obs.variant == BELOTE else None
+        #: Coinche: how many cards of its suit each bidder must hold (not this seat).
+        self.minimums = [
+            m for m in auction_minimums(calls_of(obs.history)) if m[0] != self.seat
+        ] if rules.coinche else []
 
     @property
     def certain(self) -> bool:
@@ -124,29 +251,80 @@ class Sampler:
 
     def _belote_sim(self, rng: random.Random) -> Sim:
         obs, t = self.obs, self.table
-        assert obs.taker is not None and obs.trump is not None and obs.proposed is not None
-        room = [0] * 4
+        assert obs.taker is not None and obs.trump is not None
         known = [0] * 4
         known[self.seat] = t.mine
-        proposed_out = not t.played >> obs.proposed & 1
-        if obs.taker != self.seat and proposed_out:
+        if obs.proposed is not None and obs.taker != self.seat and not t.played >> obs.proposed & 1:
             known[obs.taker] |= 1 << obs.proposed
+        for d in obs.declarations:  # an announcement's shown cards not yet played
+            if d.seat != self.seat and d.cards:
+                known[d.seat] |= mask_of(d.cards) & ~t.played
+        placed_known = known[0] | known[1] | known[2] | known[3]
         possible = t.possible()
+        room = [0] * 4
         allowed = [0] * 4
         for s in range(4):
             if s != self.seat:
                 room[s] = obs.hand_sizes[s] - known[s].bit_count()
-                allowed[s] = possible[s]
+                allowed[s] = possible[s] & ~placed_known
         assert self.weights is not None
-        hands = draw(rng, list(_cards_in(self.unseen)), room, allowed, self.weights)
+        unseen = self.unseen & ~placed_known
+        held = [known[s] | t.played_by[s] for s in range(4)]
+        placed = place_minimums(rng, self.minimums, unseen, held, room, allowed, self.weights)
+        for m in placed:
+            unseen &= ~m
+        hands = draw(rng, list(_cards_in(unseen)), room, allowed, self.weights)
         for s in range(4):
-            hands[s] |= known[s]
-        bonus = _pair_holder([hands[s] | t.played_by[s] for s in range(4)], obs.trump)
+            hands[s] |= known[s] | placed[s]
+        holdings = [hands[s] | t.played_by[s] for s in range(4)]
+        sides = belote_sides(holdings, obs.trump)
+        bonus = _pair_holder(holdings, obs.trump) if obs.trump < NO_TRUMP else None
+        contract = None
+        if obs.contract is not None:
+            contract = (int(obs.contract["value"]), int(obs.contract["multiplier"]))
         return Sim(
             self.rules, obs.trump, obs.taker, hands, t.seat if obs.to_act is None else obs.to_act,
             trick=t.trick[:], best=t.best, best_seat=t.best_seat,
             points=list(obs.card_points), tricks_won=list(obs.tricks_won), bonus_seat=bonus,
+            contract=contract, announced=self._announced(hands, obs.trump),
+            belote_sides=sides,
         )
+
+    def _announced(self, hands: list[Mask], trump: int) -> tuple[int, int]:
+        """Each side's counted announcement points in this sample: public once the
+        first trick is over; during it, the announcements made so far plus every
+        combination of the seats still to play to it (they announce all they hold)."""
+        obs = self.obs
+        if not self.rules.announcements:
+            return (0, 0)
+        if obs.counted_side is not None:
+            points = [0, 0]
+            for d in obs.declarations:
+                if d.seat % 2 == obs.counted_side:
+                    points[obs.counted_side] += d.points
+            return points[0], points[1]
+        if obs.tricks:
+            return (0, 0)  # the first trick is over and neither side's count
+        keys: list[tuple[int, tuple[int, ...], int]] = []
+        for d in obs.declarations:
+            if d.cards:
+                key = strength(mask_of(d.cards), trump)
+            else:  # its cards are not shown yet: judged by its points and kind
+                key = (d.points, int(d.kind == "carre"), 0, 0)
+            keys.append((d.seat % 2, key, d.points))
+        acted = {s for s, _ in obs.trick} | {self.seat}
+        for s in range(4):
+            if s not in acted:
+                for m in combinations(hands[s]):
+                    keys.append((s % 2, strength(m, trump), points_of(m)))
+        best: list[tuple[int, ...]] = [(), ()]
+        for side, key, _ in keys:
+            best[side] = max(best[side], key)
+        if best[0] == best[1]:
+            return (0, 0)
+        side = 0 if best[0] > best[1] else 1
+        total = sum(p for sd, _, p in keys if sd == side)
+        return (total, 0) if side == 0 else (0, total)
 
     def _open_blot_sim(self, rng: random.Random) -> Sim:
         obs, t = self.obs, self.table
@@ -191,7 +369,10 @@ class Sampler:
 
     def _belote_deck(self, rng: random.Random) -> list[Card]:
         obs = self.obs
-        assert obs.proposed is not None and self.weights is not None
+        assert self.weights is not None
+        if self.rules.coinche:
+            return self._coinche_deck(rng)
+        assert obs.proposed is not None
         room = [5, 5, 5, 5, 32 - 21]
         room[self.seat] = 0
         allowed = [ALL_CARDS] * 5
@@ -206,6 +387,25 @@ class Sampler:
         assert len(deck) == 32 and BELOTE_PROPOSED_INDEX == 20
         return deck
 
+    def _coinche_deck(self, rng: random.Random) -> list[Card]:
+        """A coinche deck (3-2-3, docs/rules.md §7.2) dealing this seat its hand and
+        the others hands drawn with the auction's weights and minimums."""
+        assert self.weights is not None
+        room = [8, 8, 8, 8]
+        room[self.seat] = 0
+        allowed = [ALL_CARDS] * 4
+        allowed[self.seat] = 0
+        unseen = self.unseen
+        placed = place_minimums(rng, self.minimums, unseen, [0] * 4, room, allowed, self.weights)
+        for m in placed:
+            unseen &= ~m
+        held = draw(rng, list(_cards_in(unseen)), room, allowed, self.weights)
+        for s in range(4):
+            held[s] |= placed[s]
+        held[self.seat] = self.table.mine
+        piles = [list(_cards_in(m)) for m in held]
+        return [piles[s].pop() for s in coinche_deal(self.obs.dealer)]
+
     def _open_blot_deck(self, rng: random.Random) -> list[Card]:
         obs = self.obs
         hidden = list(_cards_in(self.unseen))
@@ -218,11 +418,34 @@ class Sampler:
         return deck
 
 
+def announce_all(hands: list[Mask], first: int, trump: int) -> tuple[int, int]:
+    """Each side's counted announcement points when every seat, from ``first`` on,
+    announces every combination in its hand (docs/rules.md §7.1)."""
+    made = [
+        Announcement(s, m)
+        for s in ((first + i) % 4 for i in range(4))
+        for m in combinations(hands[s])
+    ]
+    return counted_points(made, trump) if made else (0, 0)
+
+
 def _mask(cards: tuple[Card, ...]) -> Mask:
     m = 0
     for c in cards:
         m |= 1 << c
     return m
+
+
+def belote_sides(holdings: list[Mask], trump: int) -> tuple[int, ...]:
+    """The side of each king-queen pair worth a belote under ``trump``: the trump
+    suit's, every suit's in all-trump, none in no-trump (docs/rules.md §7.3)."""
+    suits = range(4) if trump == ALL_TRUMP else () if trump == NO_TRUMP else (trump,)
+    out = []
+    for s in suits:
+        seat = _pair_holder(holdings, s)
+        if seat is not None:
+            out.append(seat % 2)
+    return tuple(out)
 
 
 def _pair_holder(holdings: list[Mask], trump: int) -> int | None:

@@ -17,7 +17,7 @@ from engine.ai.policy import PlayCtx, choose_card, low_bit
 from engine.cards import LAST_TRICK_BONUS, POINTS, Card, Mask, cards_in
 from engine.declarations import Declaration, grow
 from engine.rules import RuleSet
-from engine.scoring import score_belote, score_open_blot
+from engine.scoring import score_belote, score_coinche, score_open_blot
 from engine.tricks import TAKES, legal_plays
 
 NO_CARD = -1
@@ -33,9 +33,12 @@ class Sim:
     turned up when ``c`` is played (Open Blot)."""
 
     __slots__ = (
+        "announced",
+        "belote_sides",
         "best",
         "best_seat",
         "bonus_seat",
+        "contract",
         "decl_seats",
         "decls",
         "hands",
@@ -69,6 +72,9 @@ class Sim:
         under: tuple[int, ...] | list[int] = _NO_UNDER,
         decls: list[Declaration] | None = None,
         bonus_seat: int | None = None,
+        contract: tuple[int, int] | None = None,
+        announced: tuple[int, int] = (0, 0),
+        belote_sides: tuple[int, ...] | None = None,
     ) -> None:
         self.rules = rules
         self.seats = rules.seats
@@ -87,6 +93,14 @@ class Sim:
         #: Seats with a declaration (a bit each): only their runs may grow.
         self.decl_seats = sum(1 << d.seat for d in self.decls)
         self.bonus_seat = bonus_seat
+        #: Belote: a coinche contract's (value, multiplier), or None in classic
+        #: bidding; each side's counted announcement points; the side of each
+        #: king-queen pair worth a belote (default: the bonus seat's side).
+        self.contract = contract
+        self.announced = announced
+        if belote_sides is None:
+            belote_sides = () if bonus_seat is None else (bonus_seat % 2,)
+        self.belote_sides = belote_sides
         left = sum(h.bit_count() for h in hands) + sum(1 for u in self.under if u != NO_CARD)
         self.tricks_left = (left + len(self.trick)) // self.seats
         #: Work done (cards played): what a fixed work budget counts.
@@ -96,6 +110,9 @@ class Sim:
         # Spelled out rather than looped over __slots__: playouts and the search
         # copy hundreds of thousands of times per decision.
         twin = object.__new__(Sim)
+        twin.announced = self.announced
+        twin.belote_sides = self.belote_sides
+        twin.contract = self.contract
         twin.best = self.best
         twin.best_seat = self.best_seat
         twin.bonus_seat = self.bonus_seat
@@ -174,11 +191,19 @@ class Sim:
 
     def deal_points(self) -> tuple[int, ...]:
         """The finished deal's points per side, scored by the engine's rules."""
-        if self.seats == 4:
+        if self.seats == 4 and self.contract is not None:
+            result = score_coinche(
+                rules=self.rules, trump=self.trump, taker=self.taker, value=self.contract[0],
+                multiplier=self.contract[1], tricks=(), card_points=tuple(self.points),
+                tricks_won=tuple(self.tricks_won), belote_sides=self.belote_sides,
+                announced=self.announced,
+            )
+        elif self.seats == 4:
             result = score_belote(
                 rules=self.rules, trump=self.trump, taker=self.taker, tricks=(),
                 card_points=tuple(self.points), tricks_won=tuple(self.tricks_won),
-                belote_side=None if self.bonus_seat is None else self.bonus_seat % 2,
+                belote_side=self.belote_sides[0] if self.belote_sides else None,
+                announced=self.announced,
             )
         else:
             result = score_open_blot(

@@ -14,10 +14,14 @@ from engine.observe import Observation, observe
 from engine.rules import VARIANTS, RuleSet
 from engine.shuffle import shuffled_deck
 
+COINCHE = {"coinche": True, "announcements": True, "all_trump": True, "no_trump": True}
 
-def _positions(variant: str, count: int, seed: int) -> list[Deal]:
+
+def _positions(
+    variant: str, count: int, seed: int, overrides: dict[str, bool] | None = None
+) -> list[Deal]:
     rng = random.Random(seed)
-    rules = RuleSet.build(variant)
+    rules = RuleSet.build(variant, overrides)
     out: list[Deal] = []
     while len(out) < count:
         deal = new_deal(rules, rng.randrange(rules.seats), shuffled_deck(rng))
@@ -71,11 +75,15 @@ def _redeal(deal: Deal, seat: int, rng: random.Random) -> Deal | None:
     return None
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_choices_do_not_depend_on_cards_the_seat_cannot_see(variant: str) -> None:
+@pytest.mark.parametrize(
+    ("variant", "overrides"), [*((v, {}) for v in VARIANTS), ("belote", COINCHE)]
+)
+def test_choices_do_not_depend_on_cards_the_seat_cannot_see(
+    variant: str, overrides: dict[str, bool]
+) -> None:
     rng = random.Random(42)
     checked = 0
-    for deal in _positions(variant, 10, seed=7):
+    for deal in _positions(variant, 10, seed=7, overrides=overrides):
         seat = deal.to_act
         assert seat is not None
         twin = _redeal(deal, seat, rng)

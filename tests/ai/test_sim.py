@@ -15,11 +15,18 @@ from engine.observe import observe
 from engine.rules import VARIANTS, RuleSet
 from engine.shuffle import shuffled_deck
 
+COINCHE = {"coinche": True, "announcements": True, "all_trump": True, "no_trump": True}
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_simulator_plays_and_scores_like_the_engine(variant: str) -> None:
+
+@pytest.mark.parametrize(
+    ("variant", "overrides"),
+    [*((v, {}) for v in VARIANTS), ("belote", {"announcements": True}), ("belote", COINCHE)],
+)
+def test_simulator_plays_and_scores_like_the_engine(
+    variant: str, overrides: dict[str, bool]
+) -> None:
     rng = random.Random(11)
-    rules = RuleSet.build(variant)
+    rules = RuleSet.build(variant, overrides)
     played = 0
     while played < 30:
         deal = new_deal(rules, rng.randrange(rules.seats), shuffled_deck(rng))
