@@ -171,3 +171,11 @@ def test_the_replay_shows_the_auction_and_the_contract(make_table, alice) -> Non
     html = page.content.decode()
     assert "data-auction" in html and html.count("data-call=") == 3
     assert 'data-multiplier="2"' in html and "90 ♥ coinched" in html
+
+
+def test_the_analysis_names_coinche_calls_as_the_table_does() -> None:
+    from games.views.analysis import choice_label
+
+    assert choice_label("bid:90:H") == "90 ♥"
+    assert choice_label("bid:250:AT") == "Capot All trump"
+    assert [choice_label(k) for k in ("coinche", "surcoinche")] == ["Coinche", "Surcoinche"]
