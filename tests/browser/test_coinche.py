@@ -156,6 +156,7 @@ def test_a_whole_coinche_deal_against_bots_with_a_coinche(new_page, site_db, siz
     else:
         raise AssertionError("no coinched deal was played to its end")
     assert coinched_deal is not None
+    shot(page, f"coinche-result-player-{size}")
     result = tp.page.locator("#table-root [data-deal-result]")
     assert "Coinched: the points are doubled." in result.inner_text() or "Surcoinched" in (
         result.inner_text()
