@@ -239,3 +239,35 @@ def test_a_whole_coinche_deal_closes_with_its_contract_in_words(four) -> None:
     assert "Coinched: the points are doubled." in html
     assert re.search(r"(made|failed) the contract 80 ♥", html)
     assert "data-row-contract" in html and "80 ♥ coinched" in html
+
+
+def test_belote_with_announcements_offers_them_after_classic_bidding(
+    make_table, make_user, alice, bob, carol
+) -> None:
+    from games.services.tables import join_seat
+
+    rule_set = RuleSetConfig.objects.get(name="Belote with announcements")
+    table = make_table(alice, "belote", rule_set=rule_set)
+    for index, user in ((1, bob), (2, carol), (3, make_user("dave"))):
+        join_seat(table.pk, user, index)
+    live = live_of(table)
+    rules = rule_set.rules()
+    dealer = live.deal.dealer
+    for seed in range(2000):  # a deck whose first player, taking, holds a combination
+        deck = shuffled_deck(random.Random(seed))
+        deal = new_deal(rules, dealer, deck)
+        deal.apply(Action((dealer + 1) % 4, "take"))
+        if any(a.type == "declare" for a in deal.legal_actions()):
+            break
+    live.deal.deck = [CODES[c] for c in deck]
+    live.deal.save(update_fields=["deck"])
+    live = live_of(table)
+    leader = live.engine.to_act
+    play_as_holder(table.pk, Action(leader, "take"), live.table.version)
+    live = live_of(table)
+    html = render_table(live.table, leader)
+    assert "data-auction" not in html  # classic bidding: no auction box
+    offered = re.findall(r'data-action="declare" data-cards="([^"]+)"', html)
+    legal = [a for a in live.engine.legal_actions() if a.type == "declare"]
+    assert sorted(offered) == sorted(" ".join(a.to_dict()["cards"]) for a in legal)
+    assert 'data-action="declare"' not in render_table(live.table, (leader + 1) % 4)
