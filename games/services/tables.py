@@ -269,20 +269,23 @@ QUICK_BOT_LEVEL = BotLevel.NORMAL
 
 
 def create_quick_bot_table(
-    user: User, variant: str, level: str = QUICK_BOT_LEVEL
+    user: User, variant: str, level: str = QUICK_BOT_LEVEL, rule_set: RuleSetConfig | None = None
 ) -> Table:
     """A public table against bots of ``level`` (Normal unless the player picked
     another) with the game's defaults (``variant`` names a variant or Coinche,
-    played with its built-in rule set); the match starts at once. Goes through
+    played with its built-in rule set; ``rule_set``: another of the variant's);
+    the match starts at once. Goes through
     :func:`create_table` like any other table."""
     if variant not in Game.values:
         raise ServiceError(_("Unknown variant."))
     if level not in BotLevel.values:
         raise ServiceError(_("Unknown bot level."))
-    rule_set = game_rule_sets().get(variant)
+    engine_variant = variant_of_game(variant)
+    if rule_set is not None and rule_set.variant != engine_variant:
+        raise ServiceError(_("This rule set is for another variant."))
+    rule_set = rule_set or game_rule_sets().get(variant)
     if rule_set is None:
         raise ServiceError(_("This variant has no default rule set."))
-    engine_variant = variant_of_game(variant)
     return create_table(
         user=user,
         variant=engine_variant,

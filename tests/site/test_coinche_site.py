@@ -179,3 +179,20 @@ def test_the_analysis_names_coinche_calls_as_the_table_does() -> None:
     assert choice_label("bid:90:H") == "90 ♥"
     assert choice_label("bid:250:AT") == "Capot All trump"
     assert [choice_label(k) for k in ("coinche", "surcoinche")] == ["Coinche", "Surcoinche"]
+
+
+def test_quick_play_offers_belote_with_announcements_and_refuses_a_foreign_rule_set(
+    alice,
+) -> None:
+    client = client_for(alice)
+    lobby = client.get("/").content.decode()
+    announcements = RuleSetConfig.objects.get(name="Belote with announcements")
+    assert f'data-play-bots="belote-announcements" name="rule_set" value="{announcements.pk}"' in (
+        lobby
+    )
+    open_blot = RuleSetConfig.objects.get(name="Open Blot (standard)")
+    client.post("/play/bots/belote/", {"bot_level": "easy", "rule_set": open_blot.pk})
+    assert not Table.objects.exists()  # refused: an Open Blot rule set for Belote
+    client.post("/play/bots/belote/", {"bot_level": "easy", "rule_set": announcements.pk})
+    table = Table.objects.get()
+    assert table.rules_snapshot == {"announcements": True} and table.game == "belote"
