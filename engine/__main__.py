@@ -75,7 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     replay.add_argument("file", help="the record's path, or - for standard input")
     verify = commands.add_parser("verify", help="check a finished deal's shuffle commitment")
     verify.add_argument("file", help="a deal record with 'salt' and 'commitment', or -")
-    bench = commands.add_parser("bench", help="random legal deals per second, per variant")
+    bench = commands.add_parser(
+        "bench", help="random legal deals and playouts per second, per variant and for coinche"
+    )
     bench.add_argument("--seconds", type=float, default=3.0, help="per variant (default 3)")
     solve = commands.add_parser(
         "solve", help="exact value of every legal card at each card played (all cards known)"

@@ -75,6 +75,9 @@ class BeloteDeal(Deal):
         self.multiplier = 1
         #: Announcements (tierce ... carré) in the order they were made.
         self.announced: list[Announcement] = []
+        #: Per seat, the announcements it may still make: its hand's combinations,
+        #: found once when play starts (a seat's hand is whole until its first card).
+        self._may_announce: list[list[Action]] = [[], [], [], []]
 
     def playable(self, seat: int) -> Mask:
         return self.hands[seat]
@@ -210,6 +213,11 @@ class BeloteDeal(Deal):
                     self.belote_by_suit[s] = seat
                     if self.belote_seat is None:
                         self.belote_seat = seat
+        if self.rules.announcements:
+            self._may_announce = [
+                [declare(seat, _cards(m)) for m in combinations(hand)]
+                for seat, hand in enumerate(self.hands)
+            ]
         self.phase = PLAYING
         self.to_act = (self.dealer + 1) % 4
 
@@ -217,19 +225,15 @@ class BeloteDeal(Deal):
 
     def _extra_actions(self) -> list[Action]:
         seat = self.to_act
-        if not self.rules.announcements or self.tricks or seat is None:
+        if self.tricks or seat is None:
             return []
-        made = {a.cards for a in self.announced if a.seat == seat}
-        return [declare(seat, _cards(m)) for m in self.combinations(seat) if m not in made]
-
-    def combinations(self, seat: int) -> list[Mask]:
-        """The combinations in ``seat``'s hand (all eight cards before its first card)."""
-        return combinations(self.hands[seat])
+        return self._may_announce[seat][:]
 
     def _apply_extra(self, action: Action, events: list[Event]) -> None:
         assert action.cards is not None
         mask = sum(1 << c for c in action.cards)
         self.announced.append(Announcement(action.seat, mask))
+        self._may_announce[action.seat].remove(action)
         last = self.announced[-1]
         events.append(Event("declared", action.seat, {"kind": last.kind, "points": last.points}))
 

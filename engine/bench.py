@@ -1,5 +1,6 @@
-"""``python -m engine bench``: random legal deals per second, per variant, and
-random playouts per second against a bare bitmask loop.
+"""``python -m engine bench``: random legal deals per second, per variant and for
+Belote's coinche deals (every version 2 switch on), and random playouts per
+second against a bare bitmask loop.
 
 Each deal is dealt from a seeded shuffle and played to the end by picking a
 uniformly random legal action; the full rule machinery runs (legal actions,
@@ -21,8 +22,10 @@ from engine.rules import BELOTE, OPEN_BLOT, RuleSet
 from engine.shuffle import shuffled_deck
 
 
-def play_random_deals(variant: str, seconds: float, seed: int = 1) -> dict[str, Any]:
-    rules = RuleSet.build(variant)
+def play_random_deals(
+    variant: str, seconds: float, seed: int = 1, overrides: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    rules = RuleSet.build(variant, overrides)
     rng = random.Random(seed)
     seats = rules.seats
     deals = actions = 0
@@ -51,6 +54,8 @@ def run(seconds: float = 3.0) -> dict[str, Any]:
     for variant in (BELOTE, OPEN_BLOT):
         report[variant] = play_random_deals(variant, seconds)
         print(f"{variant}: {report[variant]}", flush=True)
+    report["coinche"] = play_random_deals(BELOTE, seconds, overrides=playouts.COINCHE)
+    print(f"coinche: {report['coinche']}", flush=True)
     report["playouts"] = playouts.run(seconds)
     return report
 

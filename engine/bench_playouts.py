@@ -22,11 +22,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import DECLARE, PLAY_ACTIONS
+from engine.actions import BID, DECLARE, PASS, PLAY_ACTIONS
 from engine.ai import decide
 from engine.ai.hard import start_sim
 from engine.ai.sim import NO_CARD, Sim
-from engine.cards import BEATS, LAST_TRICK_BONUS, NO_TRUMP, POINTS, STRENGTH, SUIT_MASKS
+from engine.belote import BeloteDeal
+from engine.cards import (
+    ALL_TRUMP,
+    BEATS,
+    LAST_TRICK_BONUS,
+    NO_TRUMP,
+    POINTS,
+    STRENGTH,
+    SUIT_MASKS,
+)
 from engine.deal import Deal, new_deal
 from engine.observe import observe
 from engine.rules import BELOTE, OPEN_BLOT, RuleSet
@@ -40,14 +49,31 @@ def pick(legal: int, r: float) -> int:
     return (legal & -legal).bit_length() - 1
 
 
-def start_positions(variant: str, count: int, seed: int = 1) -> list[tuple[Deal, Sim]]:
+#: The rule set of the coinche playouts: every Belote version 2 switch on.
+COINCHE = {"coinche": True, "announcements": True, "all_trump": True, "no_trump": True}
+
+
+def start_positions(
+    variant: str, count: int, seed: int = 1, overrides: dict[str, Any] | None = None
+) -> list[tuple[Deal, Sim]]:
     """``count`` deals at the start of play and their simulators, dealt from seeded
-    shuffles and bid by the normal bot (a deal everyone passed is dealt again)."""
-    rules = RuleSet.build(variant)
+    shuffles and bid by the normal bot (a deal everyone passed is dealt again). A
+    coinche deal's auction is drawn instead, so every contract type comes up: the
+    first seat bids a random value with the allowed trumps in turn (C D H S NT AT),
+    the others pass."""
+    rules = RuleSet.build(variant, overrides)
     rng = random.Random(seed)
     out: list[tuple[Deal, Sim]] = []
     while len(out) < count:
         deal = new_deal(rules, rng.randrange(rules.seats), shuffled_deck(rng))
+        if isinstance(deal, BeloteDeal) and deal.coinche:
+            trumps = sorted(deal.allowed_trumps)
+            trump = trumps[len(out) % len(trumps)]
+            while deal.phase == "bidding":
+                legal = deal.legal_actions()
+                bids = [a for a in legal if a.type == BID and a.trump == trump]
+                deal.apply(rng.choice(bids[:5]) if bids else next(a for a in legal
+                                                                   if a.type == PASS))
         while deal.phase == "bidding":
             deal.apply(decide("normal", observe(deal, deal.to_act), rng))
         sim = start_sim(deal)
@@ -109,7 +135,9 @@ def bare_playout(start: Bare, rng: random.Random) -> tuple[int, int]:
     points = POINTS[trump]
     strength = STRENGTH[trump]
     beats_t = BEATS[trump]
-    trump_mask = SUIT_MASKS[trump] if trump != NO_TRUMP else 0
+    trump_mask = SUIT_MASKS[trump] if trump < NO_TRUMP else 0
+    # All trump: the led suit's duty to beat its best card holds in every suit.
+    all_trump = trump == ALL_TRUMP
     rnd = rng.random
     leader = start.leader
     score = [0, 0]
@@ -127,7 +155,7 @@ def bare_playout(start: Bare, rng: random.Random) -> tuple[int, int]:
                 follow = hand & SUIT_MASKS[led_suit]
                 if follow:
                     legal = follow
-                    if led_suit == trump:
+                    if led_suit == trump or all_trump:
                         legal = follow & beats_t[best] or follow
                 elif not trump_mask or (seats == 4 and i >= 2 and best_seat == seat ^ 2):
                     legal = hand
@@ -161,11 +189,14 @@ def bare_playout(start: Bare, rng: random.Random) -> tuple[int, int]:
     return score[0], score[1]
 
 
-def measure(variant: str, seconds: float, positions: int = 50, seed: int = 1) -> dict[str, Any]:
+def measure(
+    variant: str, seconds: float, positions: int = 50, seed: int = 1,
+    overrides: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Playouts per second of each loop, taking turns in slices over the same
     positions and random streams, so that a change in the machine's load hits all;
     timed in this process's CPU time, so time spent waiting for a core is not counted."""
-    starts = start_positions(variant, positions, seed)
+    starts = start_positions(variant, positions, seed, overrides)
     loops: dict[str, tuple[Callable[[Any, random.Random], tuple[int, int]], list[Any]]] = {
         "bare": (bare_playout, [bare_of(s) for _, s in starts]),
         "engine": (engine_playout, [s for _, s in starts]),
@@ -195,8 +226,16 @@ def measure(variant: str, seconds: float, positions: int = 50, seed: int = 1) ->
 
 
 def run(seconds: float) -> dict[str, Any]:
-    report = {}
+    """Each variant's playouts, and Belote's coinche deals beside classic Belote
+    (``coinche_vs_classic``: the simulator's rate on coinche deals over its rate on
+    classic ones)."""
+    report: dict[str, Any] = {}
     for variant in (BELOTE, OPEN_BLOT):
         report[variant] = measure(variant, seconds)
         print(f"{variant} playouts: {report[variant]}", flush=True)
+    report["coinche"] = measure(BELOTE, seconds, overrides=COINCHE)
+    report["coinche"]["coinche_vs_classic"] = round(
+        report["coinche"]["engine_playouts_per_s"] / report[BELOTE]["engine_playouts_per_s"], 3
+    )
+    print(f"coinche playouts: {report['coinche']}", flush=True)
     return report

@@ -100,6 +100,12 @@ def test_it_ends_the_bench_with_one_json_line_per_variant() -> None:
         assert playouts["ratio"] == pytest.approx(
             playouts["engine_playouts_per_s"] / playouts["bare_playouts_per_s"], abs=0.01
         )
+    assert report["coinche"]["deals_per_s"] > 0
+    coinche = report["playouts"]["coinche"]
+    assert coinche["coinche_vs_classic"] == pytest.approx(
+        coinche["engine_playouts_per_s"] / report["playouts"]["belote"]["engine_playouts_per_s"],
+        abs=0.01,
+    )
 
 
 @pytest.mark.parametrize("command", ["replay", "verify", "solve"])

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from engine import DealRecord, IllegalAction, RuleSet, new_deal, observe, replay
+from engine import DealRecord, IllegalAction, Match, MatchFormat, RuleSet, new_deal, observe, replay
 from engine.actions import PASS_ACTIONS, Action, bid
 from engine.belote import BeloteDeal
 from engine.cards import ALL_TRUMP, NO_TRUMP, TRUMP_CODES, card
@@ -308,3 +308,21 @@ def test_a_coinche_bid_is_not_a_classic_action_and_take_is_not_a_coinche_one() -
         deal.apply(Action(1, "coinche"))
     deal.apply(PASS_ACTIONS[1])
     assert deal.to_act == 2
+
+
+def test_the_score_table_marks_a_coinched_or_surcoinched_deal_and_all_trump_belotes() -> None:
+    match = Match("belote", MatchFormat("first_to", 1000), first_dealer=0)
+    for calls, trump, marker in (
+        (("80 H", "coinche", "pass"), "H", "coinche"),
+        (("80 S", "coinche", "surcoinche"), "S", "surcoinche"),
+    ):
+        deal = coinche_new(SUITED, dealer=match.next_dealer)
+        call(deal, *calls)
+        finish(deal)
+        row = match.add_deal(deal.result())
+        assert row.trump == trump and marker in row.markers and "belote" in row.markers
+    deal = coinche_new(SUITED, dealer=match.next_dealer, rules={"coinche": True, "no_trump": True})
+    call(deal, "250 NT", "pass", "pass", "pass")
+    finish(deal)
+    row = match.add_deal(deal.result())
+    assert not {"belote", "coinche", "surcoinche"} & set(row.markers)

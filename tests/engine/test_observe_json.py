@@ -53,3 +53,24 @@ def test_it_refuses_what_is_not_an_observation() -> None:
     del data["stacks"]
     with pytest.raises(KeyError):
         observation_from_dict(data)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_coinche_observation_comes_back_from_its_json_equal(seed) -> None:
+    """Auction, contract, announcements (hidden ones included) and belote per suit."""
+    rng = random.Random(seed)
+    rules = RuleSet.build(
+        "belote", {"coinche": True, "announcements": True, "all_trump": True, "no_trump": True}
+    )
+    deal = new_deal(rules, rng.randrange(4), shuffled_deck(rng))
+    deal.apply(next(a for a in deal.legal_actions() if a.type == "bid"))
+    while not deal.is_over:
+        for seat in [0, 1, 2, 3, None]:
+            obs = observe(deal, seat)
+            assert observation_from_dict(json.loads(json.dumps(obs.to_dict()))) == obs
+        legal = deal.legal_actions()
+        calls = [a for a in legal if a.type in ("pass", "coinche", "surcoinche", "declare")]
+        deal.apply(calls[0] if calls and rng.random() < 0.7 else rng.choice(legal))
+    obs = observe(deal, 0)
+    assert obs.contract is not None and obs.result is not None
+    assert observation_from_dict(json.loads(json.dumps(obs.to_dict()))) == obs
