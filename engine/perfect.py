@@ -19,10 +19,12 @@ before it.
 from __future__ import annotations
 
 from engine.actions import DECLARE, PLAY, PLAY_ACTIONS, Action
-from engine.ai.hard import finish_bidding, start_sim
+from engine.ai import normal
+from engine.ai.hard import coinche_candidates, finish_bidding, start_sim
 from engine.ai.sim import NO_CARD, Sim
 from engine.cards import Card, Mask, cards_in
 from engine.deal import Deal, new_deal
+from engine.observe import observe
 from engine.solver.search import Solver
 
 
@@ -132,6 +134,12 @@ class PerfectPlayer:
                 child.play(a.card)  # type: ignore[arg-type]
                 values.append(self.line_value(child, side))
             return plays[values.index(max(values))]
+        if deal.rules.coinche:
+            # A coinche auction offers some sixty bids: weigh the hard bot's few
+            # candidates (the normal call, pass, coinche or surcoinche, the best
+            # trump's bids around the hand's value) instead.
+            obs = observe(deal, seat)
+            legal = coinche_candidates(obs, normal.decide(obs))
         values = []
         for a in legal:
             d = deal.clone()

@@ -5,9 +5,12 @@ no deal state is ever passed in, so a bot cannot read a card its seat does not
 see (tests/ai/test_honesty.py re-deals the unseen cards to prove the choice does
 not depend on them). Levels are described in docs/rules.md §5 and §7.4:
 
-- ``easy``: lowest legal card, bids only with the jack and one more trump;
-- ``normal``: club-player rules of thumb (:mod:`engine.ai.normal`);
-- ``hard``: card tracking, inference and sampled-deal search (:mod:`engine.ai.hard`).
+- ``easy``: lowest legal card, bids only with the jack and one more trump (in
+  coinche: 80 in its longest suit holding the jack), announces everything;
+- ``normal``: club-player rules of thumb (:mod:`engine.ai.normal`; the coinche
+  auction in :mod:`engine.ai.auction`);
+- ``hard``: card tracking, inference and sampled-deal search, the samples
+  following the auction (:mod:`engine.ai.hard`, :mod:`engine.ai.sample`).
 """
 
 from __future__ import annotations

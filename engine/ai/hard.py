@@ -8,7 +8,10 @@ left, by exact alpha-beta search of the sample. The action with the best mean
 deal-point margin wins (ties go to the normal bot's choice). Bids and the trump
 choice use the same samples: each option is applied to a sampled deal, the
 rest of the bidding is played by the normal bot's rules and the play by
-playouts. Declarations are never a question: all of them are declared.
+playouts. In a coinche auction the options are a few candidates around the
+normal bot's call (:func:`coinche_candidates`), and the samples follow the
+auction (:mod:`engine.ai.sample`). Declarations are never a question: all of
+them are declared (docs/DECISIONS.md P-30).
 
 The search is anytime and its budget (:mod:`engine.ai.budget`) says when to
 stop: by default a deadline on the clock, checked after every playout and every

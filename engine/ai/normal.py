@@ -4,7 +4,7 @@ Card play goes through :func:`engine.ai.policy.choose_card` with what the seat
 knows (:mod:`engine.ai.view`); bidding counts the hand (Belote) or compares the
 visible cards under each trump (Open Blot); the coinche auction is
 :mod:`engine.ai.auction`'s. Every available combination is declared, since an
-unannounced one never scores and only the best side's count.
+unannounced one never scores and only the side holding the best one counts.
 """
 
 from __future__ import annotations

@@ -9,6 +9,12 @@ first, each holder drawn with probability proportional to its weight for the
 card times its free room, so likelier layouts are drawn more often (the samples
 are then averaged with equal weight).
 
+In a coinche deal the auction speaks too (:func:`auction_weights`,
+:func:`auction_minimums`: a suit bidder is dealt enough of his suit), shown
+announcement cards are placed with their holder, and a sample is redrawn (up to
+:data:`HIDDEN_TRIES` times) until each seat holds the combinations it announced
+whose cards are still hidden.
+
 Open Blot hides only face-down cards, which the rules never constrain (duties
 are about face-up cards), so there every layout of them is equally likely.
 """
@@ -22,7 +28,14 @@ from engine.ai.auction import TRUMP_RANK_WEIGHT, AuctionState, Call, calls_of
 from engine.ai.normal import greedy_declarations
 from engine.ai.sim import NO_CARD, Sim
 from engine.ai.view import Table
-from engine.announcements import Announcement, combinations, counted_points, points_of, strength
+from engine.announcements import (
+    Announcement,
+    combinations,
+    counted_points,
+    kind_of,
+    points_of,
+    strength,
+)
 from engine.cards import (
     ALL_CARDS,
     ALL_TRUMP,
@@ -45,6 +58,9 @@ from engine.observe import Observation
 from engine.rules import BELOTE, RuleSet
 
 DECK = 4  # the holder index of Belote's undealt cards during bidding
+#: Draws tried for a sample whose hands hold every hidden announced combination;
+#: after that the last draw is used (merely plausible).
+HIDDEN_TRIES = 12
 
 
 def bid_weights(obs: Observation) -> list[list[float]]:
@@ -232,6 +248,11 @@ class Sampler:
             seen |= m
         self.unseen = ALL_CARDS & ~seen
         self.weights = bid_weights(obs) if obs.variant == BELOTE else None
+        #: Announcements of other seats whose cards are hidden: (kind, points) each.
+        self.hidden: dict[int, list[tuple[str, int]]] = {}
+        for d in obs.declarations:
+            if d.seat != self.seat and not d.cards:
+                self.hidden.setdefault(d.seat, []).append((d.kind, d.points))
         #: Coinche: how many cards of its suit each bidder must hold (not this seat).
         self.minimums = [
             m for m in auction_minimums(calls_of(obs.history)) if m[0] != self.seat
@@ -261,21 +282,26 @@ class Sampler:
                 known[d.seat] |= mask_of(d.cards) & ~t.played
         placed_known = known[0] | known[1] | known[2] | known[3]
         possible = t.possible()
-        room = [0] * 4
         allowed = [0] * 4
         for s in range(4):
             if s != self.seat:
-                room[s] = obs.hand_sizes[s] - known[s].bit_count()
                 allowed[s] = possible[s] & ~placed_known
         assert self.weights is not None
-        unseen = self.unseen & ~placed_known
         held = [known[s] | t.played_by[s] for s in range(4)]
-        placed = place_minimums(rng, self.minimums, unseen, held, room, allowed, self.weights)
-        for m in placed:
-            unseen &= ~m
-        hands = draw(rng, list(_cards_in(unseen)), room, allowed, self.weights)
-        for s in range(4):
-            hands[s] |= known[s] | placed[s]
+        for _ in range(HIDDEN_TRIES):
+            room = [0] * 4
+            for s in range(4):
+                if s != self.seat:
+                    room[s] = obs.hand_sizes[s] - known[s].bit_count()
+            unseen = self.unseen & ~placed_known
+            placed = place_minimums(rng, self.minimums, unseen, held, room, allowed, self.weights)
+            for m in placed:
+                unseen &= ~m
+            hands = draw(rng, list(_cards_in(unseen)), room, allowed, self.weights)
+            for s in range(4):
+                hands[s] |= known[s] | placed[s]
+            if self._fits_hidden(hands):
+                break
         holdings = [hands[s] | t.played_by[s] for s in range(4)]
         sides = belote_sides(holdings, obs.trump)
         bonus = _pair_holder(holdings, obs.trump) if obs.trump < NO_TRUMP else None
@@ -289,6 +315,18 @@ class Sampler:
             contract=contract, announced=self._announced(hands, obs.trump),
             belote_sides=sides,
         )
+
+    def _fits_hidden(self, hands: list[Mask]) -> bool:
+        """Whether each seat's dealt hand in this sample holds the combinations it
+        announced whose cards are not shown (their kind and points are public)."""
+        for seat, needed in self.hidden.items():
+            dealt = hands[seat] | self.table.played_by[seat]
+            have = [(kind_of(m), points_of(m)) for m in combinations(dealt)]
+            for need in needed:
+                if need not in have:
+                    return False
+                have.remove(need)
+        return True
 
     def _announced(self, hands: list[Mask], trump: int) -> tuple[int, int]:
         """Each side's counted announcement points in this sample: public once the

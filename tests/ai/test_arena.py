@@ -14,6 +14,7 @@ import pytest
     [
         ("belote", "normal", "easy", ["--deals", "6", "--jobs", "2"]),
         ("open_blot", "hard", "normal", ["--deals", "2", "--budget", "0.01"]),
+        ("belote", "hard", "easy", ["--deals", "2", "--budget", "0.01", "--rules", "coinche"]),
     ],
 )
 def test_arena_ends_with_one_json_summary_line(
@@ -38,6 +39,13 @@ def test_arena_ends_with_one_json_summary_line(
     for level, t in summary["decision_ms"].items():
         assert level in (a, b) and set(t) == {"p50", "p95"} and t["p50"] <= t["p95"]
     assert "deals" in run.stderr  # the progress bar
+    for player, c in summary["contracts"].items():
+        assert player in (a, b) and 0 <= c["made"] <= c["taken"]
+        assert 0 <= c["coinches_won"] <= c["coinched"]
+    if "--rules" in extra:
+        assert summary["rules"] == {
+            "coinche": True, "announcements": True, "all_trump": True, "no_trump": True
+        }
 
 
 def test_arena_stops_starting_deals_after_its_time_and_reports_those_played() -> None:

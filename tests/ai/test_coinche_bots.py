@@ -157,3 +157,25 @@ def test_hard_samples_give_a_suit_bidder_its_trumps_and_keep_what_the_seat_sees(
         sim = sampler.sim(rng)
         assert sim.hands[0] == mask_of(obs.hand)
         assert (sim.hands[1] & SUIT_MASKS[HEARTS]).bit_count() + led >= 3
+
+
+def test_hard_samples_give_an_announcer_the_combination_whose_cards_are_hidden() -> None:
+    from engine.announcements import TIERCE, combinations, kind_of
+
+    rng = random.Random(8)
+    deal = new_deal(COINCHE_RULES, 0, coinche_deck(0, {1: "7C 8C 9C KD 7H JS QS AH"}))
+    deal.apply(bid(1, 80, 3))
+    for seat in (2, 3, 0):
+        deal.apply(PASS_ACTIONS[seat])
+    tierce = next(a for a in deal.legal_actions() if a.type == DECLARE)
+    deal.apply(tierce)
+    deal.apply(decide("normal", observe(deal, 1), rng))
+    obs = observe(deal, 2)
+    assert [(d.kind, d.cards) for d in obs.declarations] == [(TIERCE, ())]
+    sampler = Sampler(obs, read(obs), obs.rules)
+    led = mask_of(c for s, c in obs.trick if s == 1)
+    fits = 0
+    for _ in range(100):
+        dealt = sampler.sim(rng).hands[1] | led
+        fits += any(kind_of(m) == TIERCE for m in combinations(dealt))
+    assert fits >= 90

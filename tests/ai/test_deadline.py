@@ -11,7 +11,7 @@ import pytest
 
 from engine.ai import Deadline, WorkBudget, decide, normal
 from engine.ai.budget import OutOfTime
-from engine.ai.hard import MAX_SAMPLES, start_sim
+from engine.ai.hard import MAX_SAMPLES, coinche_candidates, start_sim
 from engine.ai.sim import CHECK_NODES, Sim, search
 from engine.deal import Deal, new_deal
 from engine.observe import Observation, observe
@@ -161,3 +161,37 @@ def test_a_work_budget_reads_no_clock() -> None:
     picks = {decide("hard", obs, random.Random(5), budget=WorkBudget(0.01)) for _ in range(2)}
     assert len(picks) == 1
     assert WorkBudget(0.01).out() is False
+
+
+COINCHE = RuleSet.build(
+    "belote", {"coinche": True, "announcements": True, "all_trump": True, "no_trump": True}
+)
+
+
+def _coinche_position(phase: str) -> Observation:
+    rng = random.Random(6)
+    while True:
+        deal = new_deal(COINCHE, 0, shuffled_deck(rng))
+        while not deal.is_over and deal.phase != phase:
+            deal.apply(decide("normal", observe(deal, deal.to_act), rng))
+        if deal.is_over or len(deal.legal_actions()) < 2:
+            continue
+        obs = observe(deal, deal.to_act)
+        # A call is searched only when there is more than one worth sampling.
+        if phase == "play" or len(coinche_candidates(obs, normal.decide(obs))) >= 2:
+            return obs
+
+
+@pytest.mark.parametrize("phase", ["bidding", "play"])
+def test_in_coinche_too_the_search_keeps_to_its_deadline(phase: str) -> None:
+    obs = _coinche_position(phase)
+    clock = StepClock(0.001)
+    budget = Deadline(0.0295, clock=clock)
+    action = decide("hard", obs, random.Random(1), budget=budget)
+    assert action in obs.legal
+    assert clock.reads == 1 + 29
+    late = StepClock(1.0)
+    assert decide("hard", obs, random.Random(1), budget=Deadline(0.5, clock=late)) == (
+        normal.decide(obs)
+    )
+    assert late.reads == 2
