@@ -15,6 +15,7 @@ from engine.actions import Action, bid
 from engine.cards import CODES, SUITS
 from engine.observe import observe
 from engine.shuffle import shuffled_deck
+from games.labels import kind_label
 from games.live.draw.render import render_table
 from games.live.submit.play import (
     NotAllowed,
@@ -220,6 +221,8 @@ def test_announcements_are_offered_as_buttons_and_shown_at_the_table(four) -> No
     assert all(d.cards == () for d in hidden if d.seat == leader)
     for code in cards.split():
         assert f'data-card="{code}"' not in other
+    # The screen reader hears the kind, read from the public announcement.
+    assert f"announced {kind_label(kind)}." in other
 
 
 def test_a_whole_coinche_deal_closes_with_its_contract_in_words(four) -> None:

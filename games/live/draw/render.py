@@ -623,10 +623,14 @@ def _say(
             _("%(name)s: %(bid)s.") % {"name": names.get(last.seat, "?"), "bid": _bid_label(last)}
         )
     elif last is not None and last.type == "declare" and obs.variant == "belote":
-        parts.append(
-            _("%(name)s announced %(kind)s.")
-            % {"name": names.get(last.seat, "?"), "kind": _declaration_label(last, obs.variant)}
-        )
+        # Its kind is public; its cards may not be yet (an empty list in the
+        # history), so the kind comes from the observation's announcements.
+        made = [d for d in obs.declarations if d.seat == last.seat]
+        if made:
+            parts.append(
+                _("%(name)s announced %(kind)s.")
+                % {"name": names.get(last.seat, "?"), "kind": kind_label(made[-1].kind)}
+            )
     if seat is not None and obs.to_act == seat:
         parts.append(_("Your turn."))
     return " ".join(parts)
