@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from engine.cards import NO_TRUMP, TRUMP_CODES
 from engine.errors import EngineError
@@ -29,6 +29,9 @@ MARKERS = {
     "litige": gettext_lazy("litige"),
     "belote": gettext_lazy("belote"),
     "blot": gettext_lazy("blot"),
+    # A coinched or surcoinched deal's row (engine/match.py).
+    "coinche": pgettext_lazy("score marker", "coinche"),
+    "surcoinche": pgettext_lazy("score marker", "surcoinche"),
 }
 
 

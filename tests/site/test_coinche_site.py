@@ -196,3 +196,15 @@ def test_quick_play_offers_belote_with_announcements_and_refuses_a_foreign_rule_
     client.post("/play/bots/belote/", {"bot_level": "easy", "rule_set": announcements.pk})
     table = Table.objects.get()
     assert table.rules_snapshot == {"announcements": True} and table.game == "belote"
+
+
+@pytest.mark.parametrize(
+    ("language", "words"), [("ru", ["контра", "реконтра"]), ("fr", ["coinche", "surcoinche"])]
+)
+def test_the_score_table_names_a_coinched_deal_in_the_readers_language(language, words) -> None:
+    from django.utils import translation
+
+    from games.labels import marker_label
+
+    with translation.override(language):
+        assert [marker_label(m) for m in ("coinche", "surcoinche")] == words
