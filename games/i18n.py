@@ -68,10 +68,13 @@ SETTING_LABELS: dict[str, StrOrPromise] = {
 SETTING_HELP: dict[str, StrOrPromise] = {
     "capot_points": _("Points for a side that wins all 8 tricks."),
     "litige": _("What happens when both sides have equal points."),
-    "announcements": _("Tierce, cinquante, cent and carré (not available yet)."),
-    "coinche": _("Coinche, doubling (not available yet)."),
-    "all_trump": _("All-trump contracts (not available yet)."),
-    "no_trump": _("No-trump contracts (not available yet)."),
+    "announcements": _("Tierce, cinquante, cent and carré, announced in the first trick."),
+    "coinche": _(
+        "All eight cards dealt and an auction of contracts from 80 to 160 or capot, "
+        "with coinche and surcoinche."
+    ),
+    "all_trump": _("All-trump contracts may be bid (needs coinche)."),
+    "no_trump": _("No-trump contracts may be bid (needs coinche)."),
     "kapout_points": _("Points instead of 162 when the opponent's tricks hold no card points."),
 }
 CHOICE_LABELS: dict[str, StrOrPromise] = {
@@ -97,6 +100,8 @@ def allowed_text(setting: Setting) -> str:
     """What the setting may be set to, in the active language."""
     if setting.locked:
         return gettext("Off only: this switch is locked in this version.")
+    if isinstance(setting.default, bool):
+        return gettext("Off by default.")
     if setting.choices is not None:
         return gettext("Allowed: %(choices)s; default: %(default)s.") % {
             "choices": ", ".join(str(choice_label(c)) for c in setting.choices),
@@ -116,6 +121,12 @@ def rule_set_error_text(exc: RuleSetError, setting: Setting | None) -> str:
     name = setting_label(setting)
     if setting.locked:
         return gettext("%(setting)s is switched off in this version and cannot be turned on.") % {
+            "setting": name
+        }
+    if isinstance(setting.default, bool) and "needs" in str(exc):
+        # The one rule between switches (docs/rules.md §6): all-trump and
+        # no-trump contracts exist only in the coinche auction.
+        return gettext("%(setting)s can only be switched on together with Coinche.") % {
             "setting": name
         }
     if setting.choices is not None:

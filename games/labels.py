@@ -11,13 +11,13 @@ from __future__ import annotations
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from engine.cards import NO_TRUMP, TRUMP_CODES
 from engine.errors import EngineError
 from engine.match import MatchFormat
 from engine.rules import BELOTE, OPEN_BLOT
-from games.models import Participant, Player, Seat
+from games.models import COINCHE, Participant, Player, Seat
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SUIT_COLORS = {"C": "black", "D": "red", "H": "red", "S": "black"}
@@ -29,10 +29,19 @@ MARKERS = {
     "litige": gettext_lazy("litige"),
     "belote": gettext_lazy("belote"),
     "blot": gettext_lazy("blot"),
+    # A coinched or surcoinched deal's row (engine/match.py).
+    "coinche": pgettext_lazy("score marker", "coinche"),
+    "surcoinche": pgettext_lazy("score marker", "surcoinche"),
 }
 
 
 KINDS = {
+    # Belote's announcements (docs/rules.md §7.1)
+    "tierce": gettext_lazy("Tierce"),
+    "cinquante": gettext_lazy("Cinquante"),
+    "cent": gettext_lazy("Cent"),
+    "carre": gettext_lazy("Carré"),
+    # Open Blot's combinations
     "terz": gettext_lazy("Terz"),
     "fifty": gettext_lazy("Fifty"),
     "hundred": gettext_lazy("Hundred"),
@@ -45,6 +54,10 @@ TABLE_TIPS = {
     "announce": gettext_lazy(
         "Announce your combinations now: only in the first trick, before you play your "
         "card. One that is not announced does not count."
+    ),
+    "announce_belote": gettext_lazy(
+        "Announce a combination now, before your first card: its kind is said at once, "
+        "and the cards of the side whose announcements count are shown after the first trick."
     ),
     "stacks": gettext_lazy(
         "Each stack is a face-down card under a face-up one. When the face-up card is "
@@ -59,6 +72,16 @@ TABLE_TIPS = {
 VARIANT_SLUGS = {"belote": BELOTE, "open-blot": OPEN_BLOT}
 
 
+#: URL slug → game (Play-now pools, ratings, leaderboards: /leaderboard/<slug>/,
+#: and the rules pages): the variants, and Coinche.
+GAME_SLUGS = {**VARIANT_SLUGS, "coinche": COINCHE}
+
+
+def game_slug_of(game: str) -> str:
+    """The URL slug of a game (a variant's, or ``coinche``)."""
+    return next(slug for slug, value in GAME_SLUGS.items() if value == game)
+
+
 def slug_of(variant: str) -> str:
     """The URL slug of an engine variant id."""
     return next(slug for slug, value in VARIANT_SLUGS.items() if value == variant)
@@ -70,7 +93,8 @@ def table_tip(name: str) -> str:
 
 
 def kind_label(value: str) -> str:
-    """An Open Blot combination's name (engine kinds: terz, fifty, hundred, four)."""
+    """A combination's name (engine kinds: Belote's tierce, cinquante, cent,
+    carre; Open Blot's terz, fifty, hundred, four)."""
     return str(KINDS.get(value, value))
 
 
@@ -98,7 +122,70 @@ def trump_label(value: str | None) -> str:
         return "-"
     if value == "NT":
         return _("No trump")
+    if value == "AT":
+        return _("All trump")
     return SUIT_SYMBOLS.get(value, value)
+
+
+#: The value of a capot bid in the coinche auction (docs/rules.md §7.2).
+CAPOT_BID = 250
+
+
+def contract_name(value: int, trump: str) -> str:
+    """A coinche bid or contract as players say it: "90 ♥", "Capot ♠", "120 All trump"."""
+    if value == CAPOT_BID:
+        return _("Capot %(trump)s") % {"trump": trump_label(trump)}
+    # Translators: a bid of the coinche auction, its value then its trump ("90 ♥").
+    return _("%(value)s %(trump)s") % {"value": value, "trump": trump_label(trump)}
+
+
+def coinche_contract_label(value: int, trump: str, multiplier: int, taker: str | None) -> str:
+    """The contract of a coinche deal in one sentence, with who holds it and how
+    far it is doubled."""
+    values = {"contract": contract_name(value, trump), "name": taker}
+    if multiplier >= 4:
+        return _("%(contract)s surcoinched, bid by %(name)s") % values
+    if multiplier >= 2:
+        return _("%(contract)s coinched, bid by %(name)s") % values
+    return _("%(contract)s, bid by %(name)s") % values
+
+
+def result_contract_label(result: dict | None) -> str:
+    """A finished coinche deal's contract for a score table ("110 ♥ coinched");
+    empty for a deal without one (classic bidding, a void deal)."""
+    contract = (result or {}).get("contract")
+    if not contract:
+        return ""
+    raw = contract["trump"]
+    trump = TRUMP_CODES[raw] if isinstance(raw, int) else str(raw)
+    name = contract_name(contract["value"], trump)
+    multiplier = contract.get("multiplier", 1)
+    if multiplier >= 4:
+        return _("%(contract)s surcoinched") % {"contract": name}
+    if multiplier >= 2:
+        return _("%(contract)s coinched") % {"contract": name}
+    return name
+
+
+def result_announcements_label(result: dict | None) -> str:
+    """The announcements a finished deal counted, in words ("Tierce 20, Carré 100")."""
+    counted = [d for d in (result or {}).get("declarations") or [] if d.get("counted")]
+    return ", ".join(
+        _("%(kind)s %(points)s") % {"kind": kind_label(d["kind"]), "points": d["points"]}
+        for d in counted
+    )
+
+
+def call_label(kind: str, value: int | None = None, trump: str | None = None) -> str:
+    """One call of the coinche auction: a bid, Pass, Coinche or Surcoinche."""
+    if kind == "bid" and value is not None and trump is not None:
+        return contract_name(value, trump)
+    # The calls are words of the auction, not the game's name ("Coinche").
+    if kind == "coinche":
+        return pgettext("auction call", "Coinche")
+    if kind == "surcoinche":
+        return pgettext("auction call", "Surcoinche")
+    return _("Pass")
 
 
 def bid_label(kind: str, trump: int | None = None) -> str:
@@ -138,6 +225,9 @@ def marker_label(value: str) -> str:
 BUILT_IN_RULE_SETS = {
     "Belote (standard)": gettext_lazy("Belote (standard)"),
     "Open Blot (standard)": gettext_lazy("Open Blot (standard)"),
+    # games/migrations/0021_coinche_rule_sets_and_games.py
+    "Belote with announcements": gettext_lazy("Belote with announcements"),
+    "Coinche": gettext_lazy("Coinche"),
 }
 
 

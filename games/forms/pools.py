@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.match import MatchFormat
 from engine.rules import BELOTE
 from games.labels import format_label
-from games.models import Variant
+from games.models import Game, variant_of_game
 
 
 def _formats() -> list[tuple[str, str]]:
@@ -24,11 +24,14 @@ def format_defaults() -> str:
     """Each variant's usual format (``MatchFormat.default``: the one default for
     bots, Play now and challenges), as the variant select's
     ``data-format-defaults`` (static/js/blot.js switches the format with it)."""
-    return json.dumps({v: str(MatchFormat.default(v)) for v in Variant.values}, sort_keys=True)
+    return json.dumps(
+        {g: str(MatchFormat.default(variant_of_game(g))) for g in Game.values}, sort_keys=True
+    )
 
 
 class PlayNowForm(forms.Form):
-    variant = forms.ChoiceField(label=_("Variant"), choices=Variant.choices)
+    # A pool per game: Coinche waits apart from classic Belote (and is rated apart).
+    variant = forms.ChoiceField(label=_("Game"), choices=Game.choices)
     format = forms.ChoiceField(label=_("Match format"), choices=_formats)
     # value="1": the hook's spelling (docs/hooks.md); checked means "1" is sent.
     rated = forms.BooleanField(
@@ -49,10 +52,10 @@ class PlayNowForm(forms.Form):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         variant = str(self.initial.get("variant") or BELOTE)
-        if variant not in Variant.values:
+        if variant not in Game.values:
             variant = BELOTE
         self.fields["variant"].initial = variant
-        self.fields["format"].initial = str(MatchFormat.default(variant))
+        self.fields["format"].initial = str(MatchFormat.default(variant_of_game(variant)))
         self.fields["variant"].widget.attrs["data-format-defaults"] = format_defaults()
 
     @staticmethod
@@ -61,7 +64,7 @@ class PlayNowForm(forms.Form):
         included): the known choices only, the rest as the defaults."""
         kept: dict[str, object] = {}
         variant = str(data.get("variant") or "")
-        if variant in Variant.values:
+        if variant in Game.values:
             kept["variant"] = variant
         fmt = str(data.get("format") or "")
         if fmt in {value for value, _label in _formats()}:

@@ -9,7 +9,7 @@ from engine.match import MatchFormat
 from engine.rules import BELOTE
 from games.forms.pools import format_defaults
 from games.labels import format_label
-from games.models import Variant
+from games.models import Game, variant_of_game
 from games.services import ServiceError
 from games.services.tables import check_format
 
@@ -20,7 +20,7 @@ def _format_choices() -> list[tuple[str, str]]:
 
 
 class ChallengeForm(forms.Form):
-    variant = forms.ChoiceField(label=_("Game"), choices=Variant.choices)
+    variant = forms.ChoiceField(label=_("Game"), choices=Game.choices)
     format = forms.ChoiceField(label=_("Match format"))
     rated = forms.BooleanField(label=_("Rated"), required=False)
     partner = forms.CharField(
@@ -47,7 +47,7 @@ class ChallengeForm(forms.Form):
         variant, fmt = data.get("variant"), data.get("format")
         if isinstance(variant, str) and isinstance(fmt, str):
             try:
-                check_format(variant, fmt)
+                check_format(variant_of_game(variant), fmt)
             except ServiceError as exc:
                 self.add_error("format", exc.message)
         return data

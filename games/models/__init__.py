@@ -11,6 +11,7 @@ from games.models.chat import (
     Phrase,
     Room,
 )
+from games.models.choices import COINCHE, COINCHE_RULE_SET, Game, game_of, variant_of_game
 from games.models.matches import Deal, Match, Participant, ScoreRow
 from games.models.players import Player
 from games.models.pools import PoolEntry, PoolWait
@@ -29,6 +30,8 @@ from games.models.tables import BotLevel, Seat, Table, Variant
 from games.models.tournaments import Entrant, Kind, Pairing, Tournament, TournamentRound
 
 __all__ = [
+    "COINCHE",
+    "COINCHE_RULE_SET",
     "AccessMark",
     "ApiToken",
     "BotAccount",
@@ -46,6 +49,7 @@ __all__ = [
     "Entrant",
     "FairPlaySignal",
     "Follow",
+    "Game",
     "Kind",
     "Match",
     "MatchEvent",
@@ -68,4 +72,6 @@ __all__ = [
     "TournamentRound",
     "UnratedMatch",
     "Variant",
+    "game_of",
+    "variant_of_game",
 ]

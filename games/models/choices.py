@@ -12,6 +12,36 @@ class Variant(models.TextChoices):
     OPEN_BLOT = OPEN_BLOT, _("Open Blot")
 
 
+#: Coinche is Belote played with the coinche auction (docs/rules.md §7.2): the
+#: same engine variant, but its own Play-now pools, ratings and leaderboard,
+#: since a rating earned in one does not say how someone plays the other.
+COINCHE = "coinche"
+#: The built-in rule set a coinche game is played with
+#: (games/migrations/0021_coinche_rule_sets_and_games.py).
+COINCHE_RULE_SET = "Coinche"
+
+
+class Game(models.TextChoices):
+    """What a rating, a leaderboard and a Play-now pool are for: a variant, or
+    Coinche (Belote with the coinche rule set)."""
+
+    BELOTE = BELOTE, _("Belote")
+    COINCHE = COINCHE, _("Coinche")
+    OPEN_BLOT = OPEN_BLOT, _("Open Blot")
+
+
+def variant_of_game(game: str) -> str:
+    """The engine variant a game is played in."""
+    return BELOTE if game == COINCHE else game
+
+
+def game_of(variant: str, rules: dict | None) -> str:
+    """The game a table or match of ``variant`` with these rule overrides is."""
+    if variant == BELOTE and (rules or {}).get("coinche"):
+        return COINCHE
+    return variant
+
+
 class BotLevel(models.TextChoices):
     EASY = "easy", _("Easy")
     NORMAL = "normal", _("Normal")

@@ -16,7 +16,7 @@ from engine.rules import RuleSet
 if TYPE_CHECKING:
     from engine.match import MatchFormat
 
-from games.models.choices import BotLevel, Variant, bot_name, partner_bot_name
+from games.models.choices import BotLevel, Variant, bot_name, game_of, partner_bot_name
 from games.models.tables import Table
 from games.models.tournaments import Tournament
 
@@ -73,6 +73,11 @@ class Match(models.Model):
 
     def rule_set(self) -> RuleSet:
         return RuleSet.build(self.variant, self.rules)
+
+    @property
+    def game(self) -> str:
+        """The game this match rates and ranks in: its variant, or Coinche."""
+        return game_of(self.variant, self.rules)
 
 
 class Participant(models.Model):

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models.choices import Variant
+from games.models.choices import Game
 from games.models.tables import Table
 
 
@@ -23,7 +23,7 @@ class PoolEntry(models.Model):
         related_name="pool_entry",
         verbose_name=_("player"),
     )
-    variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
+    variant = models.CharField(_("game"), max_length=20, choices=Game.choices)
     format = models.CharField(_("format"), max_length=20)
     rated = models.BooleanField(_("rated"), default=False)
     bots_ok = models.BooleanField(_("fill with bots after 30 s"), default=False)
@@ -63,7 +63,7 @@ class PoolWait(models.Model):
     """How long one person waited in a pool before the pass seated them: the
     status tells people in that pool the usual wait (recent ones only)."""
 
-    variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
+    variant = models.CharField(_("game"), max_length=20, choices=Game.choices)
     format = models.CharField(_("format"), max_length=20)
     rated = models.BooleanField(_("rated"), default=False)
     waited_s = models.FloatField(_("seconds waited"))

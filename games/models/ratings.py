@@ -7,7 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from engine.ratings import MU0, SIGMA0, is_provisional, label, shown
-from games.models.choices import Variant
+from games.models.choices import Game
 from games.models.matches import Match
 
 
@@ -21,7 +21,7 @@ class Rating(models.Model):
         related_name="ratings",
         verbose_name=_("player"),
     )
-    variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
+    variant = models.CharField(_("game"), max_length=20, choices=Game.choices)
     mu = models.FloatField(_("skill estimate"), default=MU0)
     sigma = models.FloatField(_("uncertainty"), default=SIGMA0)
     #: ``engine.ratings.shown(mu)``, stored so the leaderboard sorts in SQL.
@@ -64,7 +64,7 @@ class RatingChange(models.Model):
         related_name="rating_changes",
         verbose_name=_("player"),
     )
-    variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
+    variant = models.CharField(_("game"), max_length=20, choices=Game.choices)
     index = models.PositiveSmallIntegerField(_("seat"))
     shown_before = models.IntegerField(_("rating before"))
     shown_after = models.IntegerField(_("rating after"))

@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
-from games.models.choices import Variant
+from games.models.choices import Game
 
 
 class Follow(models.Model):
@@ -77,7 +77,7 @@ class Challenge(models.Model):
         related_name="challenges_partnered",
         verbose_name=_("challenger's partner"),
     )
-    variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
+    variant = models.CharField(_("game"), max_length=20, choices=Game.choices)
     format = models.CharField(_("format"), max_length=20)
     rated = models.BooleanField(_("rated"), default=False)
     status = models.CharField(

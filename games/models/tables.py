@@ -17,7 +17,7 @@ from engine.rules import SEATS, RuleSet
 if TYPE_CHECKING:
     from engine.match import MatchFormat
 
-from games.models.choices import BotLevel, Variant
+from games.models.choices import BotLevel, Variant, game_of
 
 
 def new_invite_token() -> str:
@@ -130,6 +130,11 @@ class Table(models.Model):
 
     def rules(self) -> RuleSet:
         return RuleSet.build(self.variant, self.rules_snapshot)
+
+    @property
+    def game(self) -> str:
+        """The game played here: its variant, or Coinche."""
+        return game_of(self.variant, self.rules_snapshot)
 
     def current_match(self):  # -> Match | None
         return self.matches.order_by("-id").first()

@@ -58,12 +58,12 @@ from games.models import (
     Seat,
     Table,
 )
-from games.models.choices import BotLevel, Variant
+from games.models.choices import BotLevel, Game, Variant, variant_of_game
 from games.services.bots import is_bot
 from games.services.changes import announce_to_user
 from games.services.errors import ServiceError
 from games.services.matches import in_running_rated_match, start_match
-from games.services.tables import check_format, new_table
+from games.services.tables import check_format, game_rule_sets, new_table
 
 #: The level that fills a casual table for people who asked for bots.
 FILL_LEVEL = BotLevel.NORMAL
@@ -139,16 +139,17 @@ def join(
     """Put ``user`` in the pool (leaving any other they waited in). ``partner``:
     the username of a friend to play Belote beside; the party waits until the
     friend joins the same pool naming ``user``."""
-    if variant not in Variant.values:
+    # ``variant`` names the pool's game: a variant, or Coinche.
+    if variant not in Game.values:
         raise ServiceError(_("Unknown variant."))
     if is_bot(user):
         raise ServiceError(_("Play now is for people. A bot account plays through the Bot API."))
-    parsed = check_format(variant, fmt)
+    parsed = check_format(variant_of_game(variant), fmt)
     if rated and bots_ok:
         raise ServiceError(_("Bots can fill only a casual game: rated games are for people only."))
     friend = None
     if partner.strip():
-        if variant != Variant.BELOTE:
+        if variant_of_game(variant) != Variant.BELOTE:
             raise ServiceError(_("Only Belote is played with a partner."))
         friend = get_user_model().objects.filter(username=partner.strip()).first()
         if friend is None:
@@ -234,7 +235,7 @@ class Waiting:
 
     @property
     def seats(self) -> int:
-        return SEATS[self.entry.variant]
+        return SEATS[variant_of_game(self.entry.variant)]
 
     @property
     def window_low(self) -> int:
@@ -293,7 +294,7 @@ def status(user: Any, now: datetime | None = None) -> Waiting | PoolEntry | None
         in_pool=len(same),
         partner_waiting=partner_waiting,
         rating=_rating(user.pk, entry.variant),
-        outlook=None if mine is None else outlook(mine, tickets, SEATS[entry.variant]),
+        outlook=None if mine is None else outlook(mine, tickets, entry_seats(entry)),
         usual_wait_s=usual_wait(entry.variant, entry.format, entry.rated, now),
         alternatives=_alternatives(entry, now) if seconds >= ALTERNATIVES_AFTER_S else [],
     )
@@ -335,10 +336,10 @@ def _alternatives(entry: PoolEntry, now: datetime) -> list[Alternative]:
         fmt = max(sorted(counts), key=lambda f: counts[f])
         offers.append(Alternative("format", entry.variant, fmt, entry.rated, counts[fmt]))
     else:
-        usual = str(MatchFormat.default(entry.variant))
+        usual = str(MatchFormat.default(variant_of_game(entry.variant)))
         if usual != entry.format:
             offers.append(Alternative("format", entry.variant, usual, entry.rated))
-    usual = str(MatchFormat.default(entry.variant))
+    usual = str(MatchFormat.default(variant_of_game(entry.variant)))
     offers.append(Alternative("bots", entry.variant, usual, False))
     return offers
 
@@ -372,13 +373,13 @@ def pair_waiting(now: datetime | None = None) -> int:
         if e.user_id not in busy:
             pools[(e.variant, e.format, e.rated)].append(e)
     skills = _skills(entries)
-    rule_sets = {r.variant: r for r in RuleSetConfig.objects.filter(is_default=True)}
+    rule_sets = game_rule_sets()
     made = 0
     for (variant, fmt, rated), waiting in pools.items():
         tickets, by_person = _tickets(waiting, skills, variant, now)
         if not tickets or variant not in rule_sets:
             continue
-        for group in pair(tickets, SEATS[variant]):
+        for group in pair(tickets, SEATS[variant_of_game(variant)]):
             ids = [by_person[p].pk for p in group.people]
             made += _seat_if_still_waiting(group, ids, variant, fmt, rated, rule_sets[variant], now)
     if made:
@@ -473,6 +474,11 @@ def _tickets(
         waited = min((now - p.joined_at).total_seconds() for p in party)
         tickets.append(Ticket(members, rating, waited, all(p.bots_ok for p in party)))
     return tickets, by_person
+
+
+def entry_seats(entry: PoolEntry) -> int:
+    """How many people a table of this entry's pool seats."""
+    return SEATS[variant_of_game(entry.variant)]
 
 
 def _seat(group: Group, variant: str, fmt: str, rated: bool, rule_set: RuleSetConfig) -> Table:

@@ -200,7 +200,7 @@ def rate_match(match: Match) -> list[RatingChange]:
         forfeit = ""
         if len(lost) == 1:
             winner, forfeit = 1 - lost[0].side, lost[0].reason
-        ratings = _locked_ratings(match.variant, list(people.values()))
+        ratings = _locked_ratings(match.game, list(people.values()))
         before = [[_skill(ratings[people[p.index]]) for p in side] for side in sides]
         after = maths.rate(before, winner)
         changes = []
@@ -217,7 +217,7 @@ def rate_match(match: Match) -> list[RatingChange]:
                     RatingChange(
                         match=match,
                         user_id=people[person.index],
-                        variant=match.variant,
+                        variant=match.game,
                         index=person.index,
                         shown_before=shown_before,
                         shown_after=rating.shown,

@@ -32,12 +32,22 @@ from django.utils.translation import ngettext
 from engine.match import MatchFormat
 from engine.rules import BELOTE, SEATS
 from games import ratelimit
-from games.models import BotLevel, Challenge, Follow, Player, RuleSetConfig, Seat, Table, names
+from games.models import (
+    BotLevel,
+    Challenge,
+    Follow,
+    Game,
+    Player,
+    Seat,
+    Table,
+    names,
+    variant_of_game,
+)
 from games.services import bots
 from games.services.changes import announce_to_user
 from games.services.errors import ServiceError
 from games.services.matches import in_running_rated_match, start_match
-from games.services.tables import check_format, new_table
+from games.services.tables import check_format, game_rule_sets, new_table
 
 #: Challenges one person may have waiting for answers at once.
 MAX_PENDING_SENT = 5
@@ -152,12 +162,13 @@ def create_challenge(
         raise ServiceError(_("There is no such player."))
     if challenged.pk == challenger.pk:
         raise ServiceError(_("You cannot challenge yourself."))
-    if variant not in SEATS:
+    # ``variant`` names the challenge's game: a variant, or Coinche.
+    if variant not in Game.values:
         raise ServiceError(_("Unknown variant."))
-    parsed = check_format(variant, fmt)
+    parsed = check_format(variant_of_game(variant), fmt)
     partner = None
     if (partner_name or "").strip():
-        if variant != BELOTE:
+        if variant_of_game(variant) != BELOTE:
             raise ServiceError(_("Only Belote is played with a partner."))
         partner = find_person(partner_name)
         if partner is None:
@@ -368,7 +379,7 @@ def _tell_everyone(challenge: Challenge) -> None:
 def _open_table(challenge: Challenge) -> Table:
     """The challenge's table, everyone named seated; the match starts at once
     unless a rated Belote table waits for a person in a seat nobody was named for."""
-    rule_set = RuleSetConfig.objects.filter(variant=challenge.variant, is_default=True).first()
+    rule_set = game_rule_sets().get(challenge.variant)
     if rule_set is None:
         raise ServiceError(_("This variant has no default rule set."))
     table = new_table(
@@ -381,7 +392,7 @@ def _open_table(challenge: Challenge) -> Table:
     # Seats alternate between the sides: the challenger and their partner hold
     # seats 0 and 2, the challenged player seat 1.
     people: dict[int, int | None] = {0: challenge.challenger_id, 1: challenge.challenged_id}
-    if SEATS[challenge.variant] == 4:
+    if SEATS[variant_of_game(challenge.variant)] == 4:
         people[2] = challenge.partner_id
         people[3] = None
     # Rated play among people waits for a person in a seat nobody was named for;

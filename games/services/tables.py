@@ -15,9 +15,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine.match import MatchFormat
-from engine.rules import SEATS
+from engine.rules import BELOTE, SEATS
 from games import ratelimit
-from games.models import BotLevel, RuleSetConfig, Seat, Table, Tournament
+from games.models import (
+    COINCHE,
+    COINCHE_RULE_SET,
+    BotLevel,
+    Game,
+    RuleSetConfig,
+    Seat,
+    Table,
+    Tournament,
+    variant_of_game,
+)
 from games.services import botwork
 from games.services.botwork import running_bot_tables
 from games.services.changes import announce_seats_changed, announce_table_changed
@@ -260,6 +270,16 @@ def _bump(table: Table) -> None:
     table.refresh_from_db(fields=["version"])
 
 
+def game_rule_sets() -> dict[str, RuleSetConfig]:
+    """The rule set each game is played with: a variant's default one, and
+    Coinche's built-in one (a game without its rule set has no table to seat)."""
+    found = {r.variant: r for r in RuleSetConfig.objects.filter(is_default=True)}
+    coinche = RuleSetConfig.objects.filter(variant=BELOTE, name=COINCHE_RULE_SET).first()
+    if coinche is not None and coinche.overrides.get("coinche"):
+        found[COINCHE] = coinche
+    return found
+
+
 #: "Play against bots" in the lobby: the variant's usual format (Belote first to
 #: 1000, the target French club players know; Open Blot first to 501), the
 #: default rule set and timings, every other seat a Normal bot.
@@ -267,22 +287,27 @@ QUICK_BOT_LEVEL = BotLevel.NORMAL
 
 
 def create_quick_bot_table(
-    user: User, variant: str, level: str = QUICK_BOT_LEVEL
+    user: User, variant: str, level: str = QUICK_BOT_LEVEL, rule_set: RuleSetConfig | None = None
 ) -> Table:
     """A public table against bots of ``level`` (Normal unless the player picked
-    another) with the variant's defaults; the match starts at once. Goes through
+    another) with the game's defaults (``variant`` names a variant or Coinche,
+    played with its built-in rule set; ``rule_set``: another of the variant's);
+    the match starts at once. Goes through
     :func:`create_table` like any other table."""
-    if variant not in SEATS:
+    if variant not in Game.values:
         raise ServiceError(_("Unknown variant."))
     if level not in BotLevel.values:
         raise ServiceError(_("Unknown bot level."))
-    rule_set = RuleSetConfig.objects.filter(variant=variant, is_default=True).first()
+    engine_variant = variant_of_game(variant)
+    if rule_set is not None and rule_set.variant != engine_variant:
+        raise ServiceError(_("This rule set is for another variant."))
+    rule_set = rule_set or game_rule_sets().get(variant)
     if rule_set is None:
         raise ServiceError(_("This variant has no default rule set."))
     return create_table(
         user=user,
-        variant=variant,
-        fmt=str(MatchFormat.default(variant)),
+        variant=engine_variant,
+        fmt=str(MatchFormat.default(engine_variant)),
         rule_set=rule_set,
-        others=[level] * (SEATS[variant] - 1),
+        others=[level] * (SEATS[engine_variant] - 1),
     )

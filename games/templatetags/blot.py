@@ -21,6 +21,8 @@ for _filter in (
     labels.suit_color,
     labels.marker_label,
     labels.rule_set_label,
+    labels.result_contract_label,
+    labels.result_announcements_label,
 ):
     register.filter(_filter.__name__, _filter)
 

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods
 
 from games import ratelimit
 from games.forms import ProfileForm, SignupForm
-from games.models import Match, Player, Variant
+from games.models import Game, Match, Player, Variant
 from games.models.players import default_display_name
 from games.services import botladder, fairplay, ratings
 from games.services.tournaments import tournaments_of
@@ -94,9 +94,10 @@ def locked_out(
 
 
 def _ratings(user) -> list[dict]:
-    """The player's rating in each variant, with its history graph."""
+    """The player's rating in each game (Belote, Coinche, Open Blot), with its
+    history graph."""
     shown = []
-    for variant, label in Variant.choices:
+    for variant, label in Game.choices:
         rating = ratings.rating_of(user.pk, variant)
         shown.append(
             {

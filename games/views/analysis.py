@@ -11,11 +11,12 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from engine.cards import TRUMP_CODES
 from games import access
-from games.labels import bid_label, trump_label
+from games.labels import bid_label, call_label, trump_label
 from games.live.conduct import analyst
 from games.models import Deal, DealAnalysis, Match
 from games.services import ServiceError
@@ -238,9 +239,17 @@ def _par_rows(result: dict[str, Any], names: dict[int, str]) -> dict[str, Any] |
 
 
 def choice_label(key: str) -> str:
-    """A choice as a player reads it: ``10♥``, "Pass", "Take", "Choose ♠"."""
+    """A choice as a player reads it: ``10♥``, "Pass", "Take", "Choose ♠", a
+    coinche bid "90 ♥" (key ``bid:90:H``), "Coinche", "Surcoinche", "Announce"."""
     if key in ("pass", "take"):
         return bid_label(key)
+    if key in ("coinche", "surcoinche"):
+        return call_label(key)
+    if key.startswith("bid:"):
+        _kind, value, trump = [*key.split(":"), "", ""][:3]
+        return call_label("bid", int(value), trump) if value.isdigit() else key
+    if key == "declare":
+        return gettext("Announce")
     if key.startswith("choose:"):
         code = key.split(":", 1)[1]
         return bid_label("choose", TRUMP_CODES.index(code) if code in TRUMP_CODES else None)

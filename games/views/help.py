@@ -13,11 +13,12 @@ from django.shortcuts import render
 from django.utils.translation import get_language
 
 from engine.rules import BELOTE, OPEN_BLOT
-from games.labels import VARIANT_SLUGS, slug_of
+from games.labels import GAME_SLUGS, slug_of
 
 
 def how_to_play(request: HttpRequest, variant: str) -> HttpResponse:
-    engine_variant = VARIANT_SLUGS.get(variant)
+    # A variant's page, or Coinche's (which also tells Belote's announcements).
+    engine_variant = GAME_SLUGS.get(variant)
     if engine_variant is None:
         raise Http404("no such variant")
     language = get_language() or settings.LANGUAGE_CODE

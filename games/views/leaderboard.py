@@ -6,8 +6,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from engine.ratings import BOT_RATINGS, MU0, PROVISIONAL_MATCHES, is_provisional, label
-from games.labels import VARIANT_SLUGS, slug_of
-from games.models import BotLevel, Variant
+from games.labels import GAME_SLUGS, game_slug_of, slug_of
+from games.models import BotLevel, Game, variant_of_game
 from games.services import ratings
 
 
@@ -16,7 +16,11 @@ def _rows(board: list[ratings.Leader], variant: str) -> list[dict[str, object]]:
     people of its own rating): one scale, so a reader sees where each person
     stands against each bot."""
     bots = sorted(
-        ((BOT_RATINGS[variant][level], level, label) for level, label in BotLevel.choices),
+        # Coinche's bots stand at their Belote ratings: the same bots, one scale.
+        (
+            (BOT_RATINGS[variant_of_game(variant)][level], level, label)
+            for level, label in BotLevel.choices
+        ),
         reverse=True,
     )
     rows: list[dict[str, object]] = []
@@ -30,7 +34,8 @@ def _rows(board: list[ratings.Leader], variant: str) -> list[dict[str, object]]:
 
 
 def leaderboard(request: HttpRequest, variant: str = "belote") -> HttpResponse:
-    engine_variant = VARIANT_SLUGS.get(variant)
+    # A game's board: a variant's, or Coinche's (rated apart from classic Belote).
+    engine_variant = GAME_SLUGS.get(variant)
     if engine_variant is None:
         raise Http404
     board = ratings.leaderboard(engine_variant)
@@ -38,10 +43,12 @@ def leaderboard(request: HttpRequest, variant: str = "belote") -> HttpResponse:
     context = {
         "variant": engine_variant,
         "variant_slug": variant,
-        "variant_label": Variant(engine_variant).label,
+        "variant_label": Game(engine_variant).label,
+        # The bots' own ladder is kept per engine variant.
+        "bot_slug": slug_of(variant_of_game(engine_variant)),
         "board": board,
         "mine": mine,
-        "variants": [(slug_of(v), label) for v, label in Variant.choices],
+        "variants": [(game_slug_of(g), label) for g, label in Game.choices],
         "min_matches": ratings.LEADERBOARD_MIN_MATCHES,
         "active_days": ratings.LEADERBOARD_ACTIVE_DAYS,
         "rows": _rows(board, engine_variant),

@@ -12,11 +12,12 @@ from django.db.models import Count, JSONField, OuterRef, Prefetch, Q, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from games.forms import LobbyFilterForm
-from games.models import BotLevel, Match, ScoreRow, Seat, Table
+from games.models import BotLevel, Match, RuleSetConfig, ScoreRow, Seat, Table
 from games.services import ServiceError, pools, ratings
 from games.services import tables as table_services
 from games.views import play_now
@@ -53,9 +54,9 @@ def _with_ratings(tables: list[Any]) -> None:
     """Each seated person's rating in the table's variant beside their name
     (``seat.rating_label``): one query for every table listed."""
     seats = [(t, s) for t in tables for s in t.seats.all() if s.user_id is not None]
-    shown = ratings.labels((s.user_id, t.variant) for t, s in seats)
+    shown = ratings.labels((s.user_id, t.game) for t, s in seats)
     for t, s in seats:
-        s.rating_label = shown[(s.user_id, t.variant)]
+        s.rating_label = shown[(s.user_id, t.game)]
 
 
 def _list_context(request: HttpRequest) -> dict:
@@ -77,6 +78,10 @@ def lobby(request: HtmxRequest) -> HttpResponse:
     context = _list_context(request)
     context["bot_levels"] = BotLevel.choices
     context["bot_level"] = request.session.get(BOT_LEVEL_KEY, table_services.QUICK_BOT_LEVEL)
+    # Belote with announcements is one more quick button (classic bidding: rated as Belote).
+    context["announcements_rule_set"] = RuleSetConfig.objects.filter(
+        variant="belote", name=ANNOUNCEMENTS_RULE_SET
+    ).first()
     if request.user.is_authenticated:
         context["my_tables"] = _my_tables(request.user)
     if request.htmx and not (request.htmx.boosted or request.htmx.history_restore_request):
@@ -84,6 +89,10 @@ def lobby(request: HtmxRequest) -> HttpResponse:
     context.update(play_now.status_context(request))
     return render(request, "games/lobby.html", context)
 
+
+#: The built-in rule set of the lobby's "Belote with announcements" quick button
+#: (games/migrations/0021_coinche_rule_sets_and_games.py).
+ANNOUNCEMENTS_RULE_SET = "Belote with announcements"
 
 #: Where the lobby remembers the bot level last picked for quick play.
 BOT_LEVEL_KEY = "quick_bot_level"
@@ -127,8 +136,18 @@ def play_bots(request: HttpRequest, variant: str) -> HttpResponse:
     level = request.POST.get("bot_level") or table_services.QUICK_BOT_LEVEL
     if level in BotLevel.values:
         request.session[BOT_LEVEL_KEY] = level  # remembered for the next quick game
+    # A quick button may name a rule set of the variant (Belote with announcements).
+    rule_set = None
+    chosen = request.POST.get("rule_set") or ""
+    if chosen.isascii() and chosen.isdigit() and len(chosen) < 10:
+        rule_set = RuleSetConfig.objects.filter(pk=int(chosen)).first()
+        if rule_set is None:
+            messages.error(request, _("That rule set does not exist."))
+            return redirect("lobby")
     try:
-        table = table_services.create_quick_bot_table(request.user, variant, level)
+        table = table_services.create_quick_bot_table(
+            request.user, variant, level, rule_set=rule_set
+        )
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("lobby")

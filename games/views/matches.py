@@ -26,11 +26,11 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         setattr(row, "taker_name", None if row.taker is None else names.get(row.taker, "?"))  # noqa: B010
     changes = {c.index: c for c in match.rating_changes.all()}
     people = {p.index: p.user_id for p in participants if p.user_id is not None}
-    shown = ratings.labels((user, match.variant) for user in people.values())
+    shown = ratings.labels((user, match.game) for user in people.values())
     for p in participants:  # a rated match's change beside each person, else their rating
         p.rating_change = changes.get(p.index)  # type: ignore[attr-defined]
         user = people.get(p.index)
-        label = None if user is None else shown[(user, match.variant)]
+        label = None if user is None else shown[(user, match.game)]
         p.rating_label = label  # type: ignore[attr-defined]
     events = _events(match, participants)
     unrated = ratings.unrated_of(match)

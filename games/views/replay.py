@@ -19,12 +19,15 @@ from django.utils.translation import gettext as _
 from engine import Action
 from engine.belote import BeloteDeal
 from engine.cards import TRUMP_CODES, cards_in
+from engine.cards import card as card_of
 from engine.deal import BIDDING
 from engine.deal import Deal as EngineDeal
+from engine.observe import observe
 from engine.open_blot import NO_CARD, OpenBlotDeal
 from engine.record import deal_from
 from games import access
-from games.labels import bid_label, contract_label, trump_label
+from games.labels import bid_label, call_label, contract_label, kind_label, trump_label
+from games.live.draw import auction as auction_draw
 from games.live.draw import drawing
 from games.live.draw.render import card_view, sorted_hand
 from games.views.analysis import choice_label, replay_context
@@ -39,6 +42,11 @@ def _describe(action: dict[str, Any], names: dict[int, str]) -> str:
         code = action.get("trump")
         trump = TRUMP_CODES.index(code) if code in TRUMP_CODES else None
         return _("%(name)s: %(bid)s.") % {"name": name, "bid": bid_label(kind, trump)}
+    if kind in ("bid", "coinche", "surcoinche"):
+        return _("%(name)s: %(bid)s.") % {
+            "name": name,
+            "bid": call_label(kind, action.get("value"), action.get("trump")),
+        }
     if kind == "declare":
         cards = " ".join(choice_label(c) for c in action.get("cards", []))
         return _("%(name)s — declaration: %(cards)s.") % {"name": name, "cards": cards}
@@ -161,6 +169,26 @@ def deal_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     deal = deal_from(deal_row.record())
     for raw in actions[:step]:
         deal.apply(Action.from_dict(raw))
+    # The auction and the announcements so far, as the table showed them (a
+    # replay shows every hand, so every announcement's cards too).
+    seen = observe(deal, None)
+    coinche = auction_draw.is_coinche(seen)
+    auction = auction_draw.auction_view(seen, names, [], 0, False) if coinche else None
+    coinche_contract = auction_draw.contract_view(seen, names) if coinche else None
+    announced = [
+        {
+            "seat": a["seat"],
+            "kind": auction_draw.belote_kind(a["cards"]),
+            "sentence": _("%(name)s announced %(kind)s.")
+            % {
+                "name": names.get(a["seat"], "?"),
+                "kind": kind_label(auction_draw.belote_kind(a["cards"])),
+            },
+            "cards": [card_view(card_of(c)) for c in a["cards"]],
+        }
+        for a in actions[:step]
+        if a.get("type") == "declare" and deal_row.match.variant == "belote"
+    ]
     context.update(
         {
             "step": step,
@@ -168,8 +196,18 @@ def deal_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "prev": max(step - 1, 0),
             "next": min(step + 1, total),
             "felt": _felt(deal, names),
-            "contract": contract_label(
+            "contract": coinche_contract["label"]
+            if coinche_contract is not None
+            else contract_label(
                 deal.trump, None if deal.taker is None else names.get(deal.taker, "?")
+            ),
+            "coinche_contract": coinche_contract,
+            "calls": drawing.draw(
+                "live/_replay_calls.html",
+                {
+                    "auction": auction if auction and auction["rows"] else None,
+                    "announced": announced,
+                },
             ),
             "card_points": list(deal.card_points),
             "tricks_won": list(deal.tricks_won),

@@ -60,9 +60,9 @@ def _table_page(request: HtmxRequest, table: Table, token: str | None) -> HttpRe
     match = table.current_match()
     if match is None:  # the waiting room: each person's rating beside their name
         people = [s.user_id for s in seats if s.user_id is not None]
-        shown = ratings.labels((user, table.variant) for user in people)
+        shown = ratings.labels((user, table.game) for user in people)
         for s in seats:
-            label = None if s.user_id is None else shown[(s.user_id, table.variant)]
+            label = None if s.user_id is None else shown[(s.user_id, table.game)]
             s.rating_label = label  # type: ignore[attr-defined]
     context = {
         "table": table,

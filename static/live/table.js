@@ -49,6 +49,8 @@
 
   function typing(event) {
     var t = event.target;
+    // The auction's value chips are radio buttons: keys still reach the table there.
+    if (t && t.tagName === "INPUT" && t.type === "radio") return false;
     return t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
   }
 
@@ -138,13 +140,22 @@
     if (region && text) region.textContent = text;
   }
 
+  // The first control shown (the auction shows only the chosen value's trumps).
+  function visibleControl(r) {
+    var controls = r.querySelectorAll("#controls button[data-action]");
+    for (var i = 0; i < controls.length; i++) {
+      if (controls[i].offsetParent !== null) return controls[i];
+    }
+    return null;
+  }
+
   // Focus belongs on the table when the turn becomes yours: on the card (or bid)
   // that was focused before, else the first playable card, else the first bid.
   function focusForTurn(r) {
     var active = document.activeElement;
     // Focus kept through the morph, or somewhere else on purpose: leave it.
     if (active && active !== document.body && active !== document.documentElement) return;
-    var target = playable(r)[0] || r.querySelector("#controls button[data-action]");
+    var target = playable(r)[0] || visibleControl(r);
     if (target) target.focus({ preventScroll: true });
   }
 

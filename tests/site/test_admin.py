@@ -55,15 +55,28 @@ def test_it_refuses_an_out_of_range_value_as_a_form_error(admin_client_):
     assert not RuleSetConfig.objects.filter(name="House rules").exists()
 
 
-def test_it_refuses_a_locked_switch_as_a_form_error(admin_client_):
+def test_it_refuses_all_trump_without_coinche_as_an_error_of_that_switch(admin_client_):
     response = admin_client_.post(
         reverse("admin:games_rulesetconfig_add"),
-        _rule_set_post(**{"belote__coinche": "on"}),
+        _rule_set_post(**{"belote__all_trump": "on", "belote__announcements": "on"}),
     )
     assert response.status_code == 200
     errors = response.context["adminform"].form.errors
-    assert "switched off" in errors["belote__coinche"][0]
+    assert errors["belote__all_trump"] == [
+        "All-trump contracts can only be switched on together with Coinche."
+    ]
     assert not RuleSetConfig.objects.filter(name="House rules").exists()
+
+
+def test_it_saves_the_four_switches_of_a_coinche_rule_set(admin_client_):
+    switches = ("announcements", "coinche", "all_trump", "no_trump")
+    response = admin_client_.post(
+        reverse("admin:games_rulesetconfig_add"),
+        _rule_set_post(**{f"belote__{name}": "on" for name in switches}),
+    )
+    assert response.status_code == 302
+    rules = RuleSetConfig.objects.get(name="House rules")
+    assert rules.overrides == dict.fromkeys(switches, True)
 
 
 def test_it_refuses_a_choice_that_is_not_offered(admin_client_):

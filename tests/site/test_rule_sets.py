@@ -29,7 +29,8 @@ def test_it_keeps_only_non_default_values():
     [
         ("belote", {"capot_points": 999}),
         ("belote", {"litige": "coin_toss"}),
-        ("belote", {"coinche": True}),
+        ("belote", {"no_trump": True}),  # no-trump contracts need coinche
+        ("belote", {"coinche": "yes"}),
         ("belote", {"kapout_points": 200}),  # another variant's setting
         ("open_blot", {"kapout_points": 100}),
         ("open_blot", {"nonsense": 1}),

@@ -37,13 +37,18 @@ from engine.observe import Observation, observe
 from games.labels import (
     SUIT_SYMBOLS,
     bid_label,
+    call_label,
     contract_label,
+    contract_name,
     format_label,
     kind_label,
+    result_announcements_label,
+    result_contract_label,
     suit_color,
     trump_label,
     unrated_label,
 )
+from games.live.draw import auction as auction_draw
 from games.live.draw import drawing, match_actions
 from games.models import Deal, Match, MatchEvent, RatingChange, Table
 from games.services import fairplay, ratings, turnclock
@@ -103,6 +108,9 @@ def _vals(data: dict[str, Any]) -> str:
 
 
 def _bid_label(action: Any) -> str:
+    if action.type in ("bid", "coinche", "surcoinche"):
+        data = action.to_dict()
+        return call_label(action.type, data.get("value"), data.get("trump"))
     return bid_label(action.type, action.trump)
 
 
@@ -181,7 +189,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         return context
     participants = _once(
         "participants",
-        lambda: list(ratings.with_ratings(match.participants.all(), match.variant)),
+        lambda: list(ratings.with_ratings(match.participants.all(), match.game)),
     )
     match_over = match.status == Match.Status.FINISHED
     # Who resigned: read only when someone may have (a resigned seat stays a
@@ -241,7 +249,14 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     )
     if changes:  # the ratings this match's end has just moved
         seat_ratings = {**seat_ratings, **{c["index"]: c["after"] for c in changes}}
+    # A coinche deal's contract and every deal's counted announcements, in the
+    # score table's words, by deal number.
+    row_notes = {
+        d.number: (result_contract_label(d.result), result_announcements_label(d.result))
+        for d in finished
+    }
     context.update(
+        row_notes=row_notes,
         resigned_names=", ".join(names.get(i, "?") for i in sorted(resigned)),
         names=names,
         side_names=side_names,
@@ -287,6 +302,13 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         }
     trick, complete, winner = _trick_on_table(obs)
     callouts = _callouts(obs, trick)
+    coinche = auction_draw.is_coinche(obs)
+    announced = auction_draw.announced(obs, names)
+    for a in announced:
+        a["card_views"] = [card_view(c) for c in a["cards"]]
+    # Announcements stay at their seat through the first two tricks (the cards of
+    # the side whose announcements count are shown there after the first).
+    announced_at_seats = len(obs.tricks) <= 1 and obs.phase == "play"
     seats = []
     for s in range(n):
         position = (s - base) % n
@@ -311,6 +333,7 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
             ),
             "clock": deadline_ms is not None and s == obs.to_act,
             "callouts": callouts.get(s, []),
+            "announced": [a for a in announced if a["seat"] == s] if announced_at_seats else [],
             "tricks_won": obs.tricks_won[s % 2],
         }
         if obs.stacks:
@@ -356,14 +379,26 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
             f'{_fragment("live/_seat_body.html", body)}</div>\n'
         )
     to_act_name = None if obs.to_act is None else names.get(obs.to_act)
+    my_turn = seat is not None and obs.to_act == seat and seat not in left
+    coinche_contract = auction_draw.contract_view(obs, names) if coinche else None
     context.update(
+        coinche=coinche,
+        auction=auction_draw.auction_view(obs, names, legal, version, my_turn)
+        if coinche and (obs.phase == "bidding" or obs.history)
+        else None,
+        coinche_contract=coinche_contract,
+        # Once the auction is over it stays readable below the felt.
+        auction_log=auction_draw.auction_view(obs, names, [], version, False)
+        if coinche and obs.phase != "bidding"
+        else None,
+        announced=announced,
         deal=shown,
         obs=obs,
         between_deals=between_deals,
         to_act=obs.to_act,
         to_act_name=to_act_name,
         to_act_label=_to_act_label(obs, to_act_name),
-        my_turn=seat is not None and obs.to_act == seat and seat not in left,
+        my_turn=my_turn,
         next_deal=next_deal,
         playing_my_turn=playing_my_turn,
         seats=seats,
@@ -377,7 +412,9 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
         trump=None if obs.trump is None else trump_label(TRUMP_CODES[obs.trump]),
         trump_red=obs.trump in (1, 2),
         taker_name=None if obs.taker is None else names.get(obs.taker),
-        contract=contract_label(obs.trump, None if obs.taker is None else names.get(obs.taker)),
+        contract=coinche_contract["label"]
+        if coinche_contract is not None
+        else contract_label(obs.trump, None if obs.taker is None else names.get(obs.taker)),
         trick=[
             {
                 "seat": s,
@@ -402,11 +439,14 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
                 "vals": _vals({**a.to_dict(), "version": version}),
             }
             for a in legal
-            if a.type in ("pass", "take", "choose")
+            # The coinche auction's pass is in its own box.
+            if a.type in ("pass", "take", "choose") and not coinche
         ],
         announce=[
             {
-                "label": _declaration_label(a),
+                "label": _declaration_label(a, obs.variant),
+                "kind": _declaration_kind(a, obs.variant),
+                "codes": " ".join(a.to_dict()["cards"]),
                 "cards": [code_view(c) for c in a.to_dict()["cards"]],
                 "vals": _vals(
                     {"type": "declare", "cards": " ".join(a.to_dict()["cards"]), "version": version}
@@ -463,6 +503,10 @@ def table_context(table: Table, seat: int | None) -> dict[str, Any]:
     return context
 
 
+#: Every bidding call, classic or coinche: said aloud as "Name: call."
+CALL_TYPES = ("pass", "take", "choose", "bid", "coinche", "surcoinche")
+
+
 def _to_act_label(obs: Observation, name: str | None) -> str | None:
     if name is None:
         return None
@@ -503,9 +547,17 @@ def _callouts(obs: Observation, trick: list[tuple[int, Card]]) -> dict[int, list
     out: dict[int, list[str]] = {}
     in_middle = {c: s for s, c in trick}
     words = {"belote": _("Belote!"), "rebelote": _("Rebelote!")}
-    if obs.trump is not None and obs.trump != NO_TRUMP:
-        king, queen = obs.trump * 8 + 6, obs.trump * 8 + 5
+    # In an all-trump contract each suit has its own belote (docs/rules.md §7.3).
+    belote_suits = (
+        []
+        if obs.trump is None or obs.trump == NO_TRUMP
+        else ([obs.trump] if obs.trump < 4 else [0, 1, 2, 3])
+    )
+    for suit in belote_suits:
+        king, queen = suit * 8 + 6, suit * 8 + 5
         for s, w in obs.announcements:
+            if _played_by(obs, king) != s and _played_by(obs, queen) != s:
+                continue
             for c in (king, queen):
                 if in_middle.get(c) == s and words[w] not in out.get(s, []):
                     # The word goes with the card: belote on the first of the
@@ -566,10 +618,19 @@ def _say(
         )
         if complete and winner is not None:
             parts.append(_("%(name)s wins the trick.") % {"name": names.get(winner, "?")})
-    elif last is not None and last.type in ("pass", "take", "choose"):
+    elif last is not None and last.type in CALL_TYPES:
         parts.append(
             _("%(name)s: %(bid)s.") % {"name": names.get(last.seat, "?"), "bid": _bid_label(last)}
         )
+    elif last is not None and last.type == "declare" and obs.variant == "belote":
+        # Its kind is public; its cards may not be yet (an empty list in the
+        # history), so the kind comes from the observation's announcements.
+        made = [d for d in obs.declarations if d.seat == last.seat]
+        if made:
+            parts.append(
+                _("%(name)s announced %(kind)s.")
+                % {"name": names.get(last.seat, "?"), "kind": kind_label(made[-1].kind)}
+            )
     if seat is not None and obs.to_act == seat:
         parts.append(_("Your turn."))
     return " ".join(parts)
@@ -594,8 +655,17 @@ def _match_score(
     }
 
 
-def _declaration_label(action: Any) -> str:
-    return kind_label(Declaration(action.seat, mask_of(action.cards), 0).kind)
+#: Belote's names for the combinations Open Blot's engine module finds.
+BELOTE_KINDS = {"terz": "tierce", "fifty": "cinquante", "hundred": "cent", "four": "carre"}
+
+
+def _declaration_kind(action: Any, variant: str) -> str:
+    kind = Declaration(action.seat, mask_of(action.cards), 0).kind
+    return BELOTE_KINDS.get(kind, kind) if variant == "belote" else kind
+
+
+def _declaration_label(action: Any, variant: str = "open_blot") -> str:
+    return kind_label(_declaration_kind(action, variant))
 
 
 def _last_trick(obs: Observation, names: dict[int, str], n: int) -> list[dict[str, Any]]:
@@ -613,7 +683,9 @@ def _last_trick(obs: Observation, names: dict[int, str], n: int) -> list[dict[st
 
 
 def _bids_so_far(obs: Observation, names: dict[int, str]) -> list[str]:
-    out = []
+    out: list[str] = []
+    if auction_draw.is_coinche(obs):
+        return out  # the auction box shows the calls
     for a in obs.history:
         if a.type in ("pass", "take", "choose"):
             out.append(
@@ -649,10 +721,39 @@ def _result_view(deal: Deal, names: dict[int, str], variant: str) -> dict[str, A
             if variant == "belote"
             else _("Kapout: %(side)s won every trick.")
         ) % {"side": side_names[capot]}
+    summary = sentences[outcome] % {"name": taker} if outcome in sentences else ""
+    contract = result.get("contract")
+    multiplier_sentence = None
+    if contract:
+        # A coinche deal: the contract in words, made or failed, and its doubling.
+        words = {
+            "contract": contract_name(
+                contract["value"], auction_draw.trump_code(contract["trump"])
+            ),
+            "name": names.get(contract["taker"], "?"),
+        }
+        summary = (
+            _("%(name)s made the contract %(contract)s.")
+            if outcome == "made"
+            else _("%(name)s failed the contract %(contract)s.")
+        ) % words
+        if contract.get("multiplier", 1) >= 4:
+            multiplier_sentence = _("Surcoinched: the points are multiplied by four.")
+        elif contract.get("multiplier", 1) >= 2:
+            multiplier_sentence = _("Coinched: the points are doubled.")
+    belote = result.get("belote")
+    # Belote is 20 for a side, or (all-trump) 20 per suit whose king and queen
+    # one of its players held: the side of each, in a list.
+    belote_sides = [] if belote is None else (belote if isinstance(belote, list) else [belote])
+    belote_points = [20 * belote_sides.count(side) for side in (0, 1)] if belote_sides else None
     return {
-        "summary": sentences[outcome] % {"name": taker} if outcome in sentences else "",
+        "summary": summary,
+        "multiplier_sentence": multiplier_sentence,
+        "belote_points": belote_points,
         "trump_sentence": _("No trump.")
         if result.get("trump") == "NT"
+        else _("All trump.")
+        if result.get("trump") == "AT"
         else _sentence(
             _("Trump: %(suit)s."),
             suit=format_html(
@@ -728,6 +829,7 @@ def _rating_changes(match: Match) -> list[dict[str, Any]]:
 MORE_KEYS = (
     "history_bids", "tricks_won", "side_names", "card_points", "deal_score", "announcements",
     "declarations", "last_trick", "between_deals", "last_result", "match_over", "variant",
+    "auction_log",
 )
 
 
@@ -746,6 +848,8 @@ def _more(context: dict[str, Any]) -> SafeString:
                 "deal_points": list(r.deal_points),
                 "totals": list(r.totals),
                 "markers": list(r.markers),
+                "contract": (context.get("row_notes") or {}).get(r.number, ("", ""))[0],
+                "announced": (context.get("row_notes") or {}).get(r.number, ("", ""))[1],
             }
             for r in context.get("rows") or []
         ],

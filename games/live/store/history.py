@@ -51,7 +51,7 @@ class HistoryCache:
             if kept is not None:
                 self._kept.move_to_end(key)
                 return kept
-        participants = list(ratings.with_ratings(match.participants.all(), match.variant))
+        participants = list(ratings.with_ratings(match.participants.all(), match.game))
         kept = History(
             participants=participants,
             seat_ratings={

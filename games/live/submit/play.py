@@ -35,7 +35,10 @@ if TYPE_CHECKING:
 
 #: A client message larger than this is refused before it is parsed.
 MAX_MESSAGE_BYTES = 2048
-CLIENT_TYPES = ("pass", "take", "choose", "declare", "play")
+CLIENT_TYPES = ("pass", "take", "choose", "declare", "play", "bid", "coinche", "surcoinche")
+#: A bid's value is a small whole number (80 … 160, or 250 for capot); a longer
+#: string of digits is not one.
+_VALUE_DIGITS = 3
 
 
 class Refused(Exception):
@@ -122,6 +125,16 @@ def _text_or_none(raw: Any) -> str | None:
     return raw if isinstance(raw, str) else None
 
 
+def _bid_value(raw: Any) -> int | None:
+    """A bid's value as sent (a JSON integer, or a string of digits from a form);
+    None for anything else, which the engine then refuses as malformed."""
+    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= _VALUE_DIGITS:
+        return int(raw)
+    if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw < 10**_VALUE_DIGITS:
+        return raw
+    return None
+
+
 def action_from_client(data: dict[str, Any], seat: int) -> tuple[Action, int]:
     """The action and the version a client move was made on. The seat always comes
     from the server's side (the connection's user), never from the message."""
@@ -137,6 +150,9 @@ def action_from_client(data: dict[str, Any], seat: int) -> tuple[Action, int]:
     if kind == "play":
         fields["card"] = _text_or_none(data.get("card"))
     elif kind == "choose":
+        fields["trump"] = _text_or_none(data.get("trump"))
+    elif kind == "bid":
+        fields["value"] = _bid_value(data.get("value"))
         fields["trump"] = _text_or_none(data.get("trump"))
     elif kind == "declare":
         cards = data.get("cards")
