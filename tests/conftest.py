@@ -34,7 +34,7 @@ def _english_after_each_test() -> Iterator[None]:
 def _default_rule_sets(request) -> None:
     """Transactional tests flush what the data migration created, and under
     pytest-xdist a worker may run them before any other file's tests: put the
-    default rule sets back before each test that uses the database."""
+    built-in rule sets back before each test that uses the database."""
     marker = request.node.get_closest_marker("django_db")
     if marker is None and "db" not in request.fixturenames:
         return
@@ -43,6 +43,9 @@ def _default_rule_sets(request) -> None:
     from django.apps import apps
 
     importlib.import_module("games.migrations.0002_default_rule_sets").create_defaults(apps, None)
+    importlib.import_module("games.migrations.0021_coinche_rule_sets_and_games").create_rule_sets(
+        apps, None
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -24,6 +24,9 @@ from engine.pairing.window import rating_window
 
 #: A ticket that asked for bots gets them after waiting this long.
 BOTS_AFTER_S = 30.0
+#: Candidates looked at, at most, while filling one anchor's table: a crowded
+#: window is not searched through every way to fill three seats.
+FILL_STEPS = 1000
 
 
 @dataclass(frozen=True)
@@ -99,25 +102,43 @@ def _check(tickets: Sequence[Ticket], seats: int) -> None:
 def _fill(anchor: Ticket, free: list[Ticket], seats: int) -> list[Ticket] | None:
     """The anchor and the closest-rated tickets that fill a table with it, every
     two accepting each other; ``None`` when the pool has none such now."""
-    chosen = [anchor]
-    room = seats - len(anchor.members)
     others = sorted(
         (t for t in free if t is not anchor and anchor.accepts(t)),
         key=lambda t: (abs(t.rating - anchor.rating), -t.waited_s, t.members),
     )
-    for t in others:
-        if room == 0:
-            break
-        if len(t.members) <= room and all(c.accepts(t) for c in chosen):
-            chosen.append(t)
-            room -= len(t.members)
-    if room == 0:
+    chosen = _first_table([anchor], seats - len(anchor.members), others, [FILL_STEPS])
+    if chosen is not None:
         return chosen
     if len(anchor.members) == 2:
         # A party took one person and found no second: the closest party will do.
         party = next((t for t in others if len(t.members) == 2), None)
         if party is not None:
             return [anchor, party]
+    return None
+
+
+def _first_table(
+    chosen: list[Ticket], room: int, candidates: list[Ticket], steps: list[int]
+) -> list[Ticket] | None:
+    """The first way, in the candidates' order, to fill ``room`` seats with
+    tickets that accept each other and everyone ``chosen``. Its first path is the
+    greedy choice (the closest that fits, then the closest that fits with it, ...);
+    only when that path ends with a seat empty does it step back and try the next
+    closest, so a table the greedy choice misses (the two closest refuse a third
+    who would sit with two others) is still found. ``steps`` bounds the search
+    in a crowded window."""
+    if room == 0:
+        return chosen
+    for index, ticket in enumerate(candidates):
+        if steps[0] <= 0:
+            return None
+        steps[0] -= 1
+        if len(ticket.members) <= room and all(c.accepts(ticket) for c in chosen):
+            found = _first_table(
+                [*chosen, ticket], room - len(ticket.members), candidates[index + 1 :], steps
+            )
+            if found is not None:
+                return found
     return None
 
 
