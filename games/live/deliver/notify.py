@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -47,11 +48,19 @@ def group_name(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-async def publish_async(table_id: int, version: int, html: frames.Frames) -> None:
+async def publish_async(
+    table_id: int, version: int, html: frames.Frames, moved_at: float | None = None
+) -> None:
+    """``moved_at``: when the move was committed (``time.time()``), carried in
+    each frame so the process that hands it to a viewer measures the whole way
+    (``blot_move_to_viewer_send_seconds``); left out of a retry's frames."""
     layer = get_channel_layer()
     if layer is None:
         return
     sends = frames.messages(table_id, version, html)
+    if moved_at is not None:
+        for _, message in sends:
+            message["moved_at"] = moved_at
     await asyncio.wait_for(
         asyncio.gather(*(layer.group_send(group, message) for group, message in sends)),
         SEND_TIMEOUT_S,
@@ -119,6 +128,7 @@ def table_changed(
     unless the mover planned the next turn already (a person's: nothing to do
     until their clock runs out). ``known``: the move's rows, drawn without reading
     them again. Never raises; failures are retried in the background."""
+    moved_at = time.time()  # called on commit: the move's latency starts here
     try:
         rendered_version, html = frames.render_all(table_id, known)
     except Exception as exc:  # the database went away after the commit
@@ -127,7 +137,9 @@ def table_changed(
         return
     try:
         # One trip to the event loop for both sends (each trip is a thread switch).
-        async_to_sync(_send_and_wake)(table_id, rendered_version, html, wake_conductor)
+        async_to_sync(_send_and_wake)(
+            table_id, rendered_version, html, wake_conductor, moved_at
+        )
     except Exception as exc:
         _failures.failed(exc)
         retrier.add(table_id)
@@ -136,9 +148,13 @@ def table_changed(
 
 
 async def _send_and_wake(
-    table_id: int, version: int, html: frames.Frames, wake: bool = True
+    table_id: int,
+    version: int,
+    html: frames.Frames,
+    wake: bool = True,
+    moved_at: float | None = None,
 ) -> None:
-    await publish_async(table_id, version, html)
+    await publish_async(table_id, version, html, moved_at)
     if not wake:
         return
     try:

@@ -33,6 +33,7 @@ from games.live.deliver.person import NAVIGATING_EVENTS, person_group
 from games.live.draw import notices
 from games.live.receive.consumers import ensure_process_tasks, in_db
 from games.live.store import presence
+from games.runtime import metrics
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -60,12 +61,14 @@ class PersonConsumer(AsyncWebsocketConsumer):
         self.group = person_group(self.user_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        metrics.open_sockets.labels(kind="person").inc()
         presence.live_set.open(self.channel_name, None, self.user_id, None)
         await self.send_notices()
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "group"):
             return
+        metrics.open_sockets.labels(kind="person").dec()
         if self._expiry is not None:
             self._expiry.cancel()
         presence.live_set.close(self.channel_name)
