@@ -18,6 +18,8 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import logging
+import os
+import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -86,9 +88,30 @@ class QueueCollector(Collector):
         )
 
 
+_LIVE_GAUGE_FILE = re.compile(r"^gauge_live\w*?_(\d+)\.db$")
+
+
+def forget_dead_processes(directory: str) -> None:
+    """Drop the gauges of processes of this machine that are gone (a Daphne
+    restarted or killed): their open sockets are not open any more. Counters
+    and histograms stay, so totals do not fall when a process ends."""
+    for name in os.listdir(directory):
+        found = _LIVE_GAUGE_FILE.match(name)
+        if found is None:
+            continue
+        pid = int(found.group(1))
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            multiprocess.mark_process_dead(pid, directory)
+        except PermissionError:  # alive, another user's
+            pass
+
+
 def exposition() -> bytes:
     """The Prometheus text of this process, or of every process of the machine."""
     if settings.PROMETHEUS_MULTIPROC_DIR:
+        forget_dead_processes(settings.PROMETHEUS_MULTIPROC_DIR)
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
         text = generate_latest(registry)
