@@ -94,3 +94,20 @@ def test_the_request_log_leaves_out_query_strings_and_paths(caplog, make_table, 
     line = next(r for r in caplog.records if r.name == "blot.requests")
     assert line.blot["table_id"] == table.pk
     assert "the-secret-invite" not in str(line.blot)
+
+
+def test_the_grafana_dashboard_draws_only_series_the_site_exports() -> None:
+    import json
+    import re
+
+    from django.conf import settings
+
+    dashboard = json.loads((settings.BASE_DIR / "deploy" / "grafana" / "blot.json").read_text())
+    exprs = [t["expr"] for panel in dashboard["panels"] for t in panel["targets"]]
+    drawn = {
+        re.sub(r"_(bucket|total|sum|count)$", "", name)
+        for expr in exprs
+        for name in re.findall(r"\bblot_\w+", expr)
+    }
+    exported = {f.name for f in text_string_to_metric_families(scrape().content.decode())}
+    assert drawn and drawn <= exported, drawn - exported
