@@ -111,3 +111,27 @@ def test_the_grafana_dashboard_draws_only_series_the_site_exports() -> None:
     }
     exported = {f.name for f in text_string_to_metric_families(scrape().content.decode())}
     assert drawn and drawn <= exported, drawn - exported
+
+
+def _worker_scrape(**environ: str) -> tuple[str, bytes]:
+    from games.ops.metrics import wsgi_app
+
+    answered: list[str] = []
+    body = b"".join(
+        wsgi_app(
+            {"PATH_INFO": "/metrics", **environ},
+            lambda status, headers: answered.append(status),
+        )
+    )
+    return answered[0], body
+
+
+def test_the_workers_own_endpoint_keeps_the_same_rule(settings) -> None:
+    status, body = _worker_scrape(REMOTE_ADDR="127.0.0.1")
+    assert status.startswith("200") and b"blot_moves_total" in body
+    assert _worker_scrape(REMOTE_ADDR="203.0.113.7")[0].startswith("403")
+    settings.BLOT_METRICS_TOKEN = "s3cret-token"
+    assert _worker_scrape(
+        REMOTE_ADDR="203.0.113.7", HTTP_AUTHORIZATION="Bearer s3cret-token"
+    )[0].startswith("200")
+    assert _worker_scrape(PATH_INFO="/other", REMOTE_ADDR="127.0.0.1")[0].startswith("404")
