@@ -40,6 +40,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from games.models import DealAnalysis
+from games.ratelimit import client_address
 from games.runtime import metrics as _series  # noqa: F401 - declares the series
 
 log = logging.getLogger(__name__)
@@ -128,8 +129,6 @@ def _forwarded_untrusted(x_forwarded_for: str) -> bool:
 
 @require_GET
 def metrics(request: HttpRequest) -> HttpResponse:
-    from games.ratelimit import client_address
-
     if not allowed(
         client_address(request),
         _forwarded_untrusted(request.META.get("HTTP_X_FORWARDED_FOR", "")),

@@ -49,6 +49,8 @@ class PersonConsumer(AsyncWebsocketConsumer):
     group: str
     language: str
     _expiry: asyncio.Task[None] | None = None
+    #: Counted in ``blot_open_sockets`` (kind "person") while open.
+    counted = False
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -61,14 +63,17 @@ class PersonConsumer(AsyncWebsocketConsumer):
         self.group = person_group(self.user_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        self.counted = True
         metrics.open_sockets.labels(kind="person").inc()
         presence.live_set.open(self.channel_name, None, self.user_id, None)
         await self.send_notices()
 
     async def disconnect(self, code: int) -> None:
+        if self.counted:
+            self.counted = False
+            metrics.open_sockets.labels(kind="person").dec()
         if not hasattr(self, "group"):
             return
-        metrics.open_sockets.labels(kind="person").dec()
         if self._expiry is not None:
             self._expiry.cancel()
         presence.live_set.close(self.channel_name)
