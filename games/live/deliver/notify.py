@@ -19,6 +19,7 @@ import contextlib
 import logging
 import threading
 import time
+from collections import OrderedDict
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -129,6 +130,7 @@ def table_changed(
     until their clock runs out). ``known``: the move's rows, drawn without reading
     them again. Never raises; failures are retried in the background."""
     moved_at = time.time()  # called on commit: the move's latency starts here
+    _note_stamp(table_id, version, moved_at)
     try:
         rendered_version, html = frames.render_all(table_id, known)
     except Exception as exc:  # the database went away after the commit
@@ -161,6 +163,24 @@ async def _send_and_wake(
         await wake_conductor(table_id)
     except Exception as exc:  # the conductor still polls: late, not lost
         _wake_failures.failed(exc)
+
+
+#: When each recent move of this process was committed, by (table, version): the
+#: mover's socket, which shows the move from this process, times it from there.
+_stamps: OrderedDict[tuple[int, int], float] = OrderedDict()
+_STAMPS_KEPT = 4096
+
+
+def _note_stamp(table_id: int, version: int, moved_at: float) -> None:
+    _stamps[(table_id, version)] = moved_at
+    while len(_stamps) > _STAMPS_KEPT:
+        with contextlib.suppress(KeyError):
+            _stamps.popitem(last=False)
+
+
+def moved_at(table_id: int, version: int) -> float | None:
+    """When this process committed the move that made ``version``, if it did."""
+    return _stamps.pop((table_id, version), None)
 
 
 _failures = RateLimitedLog(log, "Sending a table's new frames")

@@ -278,6 +278,10 @@ class TableConsumer(ChatMixin):
             if stored > self.sent_version:
                 self.sent_version = stored
                 await self.send(text_data=cached)
+                metrics.frame_sends.sent(
+                    self.table_id, stored, notify.moved_at(self.table_id, stored),
+                    len(cached.encode()),
+                )
             return
         try:
             await self.send_table()
