@@ -190,8 +190,8 @@ def readiness_checks() -> dict[str, HealthCheck]:
     return checks
 
 
-#: The parts that depend on the database or Redis: not asked while it is down
-#: (their answer would only repeat its failure, after a timeout of their own).
+#: The part each part needs: not asked while that one fails (its answer would
+#: only repeat the failure, after a timeout of its own).
 _NEEDS = {
     "migrations": "database",
     "analyst": "migrations",
