@@ -45,6 +45,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: counts and logs every answer, the others' included (games/ops).
+    "games.ops.middleware.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -310,6 +312,8 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = True
     LANGUAGE_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # A supervisor or a scraper asks a Daphne directly, over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^health/", r"^metrics$"]
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
@@ -338,10 +342,24 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# --- Logs (docs/operations.md "Logs"): standard error, one line per record;
+# BLOT_LOG_FORMAT=json makes each line a JSON object. BLOT_LOG_REQUESTS writes
+# one line per request (blot.requests) and per socket event worth keeping
+# (blot.events: sockets opened and closed, moves stored), at INFO.
+BLOT_LOG_FORMAT = env_str("BLOT_LOG_FORMAT", "text")
+if BLOT_LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured("BLOT_LOG_FORMAT must be 'text' or 'json'")
+BLOT_LOG_REQUESTS = env_bool("BLOT_LOG_REQUESTS", True)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "structured": {
+            "()": "games.runtime.structlog.StructuredFormatter",
+            "json": BLOT_LOG_FORMAT == "json",
+        }
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "structured"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
     # While the database is away every request fails: one traceback, then a count
     # (games/runtime/lograte.py), not a traceback per request.
@@ -352,6 +370,7 @@ LOGGING = {
     "loggers": {
         "django.request": {"filters": ["outage"]},
         "psycopg.pool": {"filters": ["pool_outage"]},
+        "blot": {"level": "INFO" if BLOT_LOG_REQUESTS else "WARNING"},
     },
 }
 
@@ -404,3 +423,22 @@ BLOT_BOT_LADDER_EVERY_S = env_int("BLOT_BOT_LADDER_EVERY_S", 0)
 #: Whether a rated match between people and bot accounts moves the people's
 #: ratings too (the bots' ladder ratings always move).
 BLOT_BOT_MATCHES_RATE_PEOPLE = env_bool("BLOT_BOT_MATCHES_RATE_PEOPLE", False)
+
+# --- Health and metrics (games/ops, docs/operations.md "Health, metrics and logs").
+REDIS_URL = _REDIS_URL
+#: Requests to /health/ and /health/ready/ per address per minute (past it: 429).
+BLOT_HEALTH_PER_MINUTE = env_int("BLOT_HEALTH_PER_MINUTE", 120)
+#: A worker's or the analyst's heartbeat older than this is stale (/health/ready/).
+BLOT_BEAT_STALE_S = env_int("BLOT_BEAT_STALE_S", 30)
+#: /metrics answers a bearer token equal to this ...
+BLOT_METRICS_TOKEN = env_str("BLOT_METRICS_TOKEN")
+#: ... or a client in these addresses or networks (comma-separated); with neither
+#: set, only a request from 127.0.0.1 or ::1 that no proxy forwarded.
+BLOT_METRICS_ADDRESSES = env_list("BLOT_METRICS_ADDRESSES", [])
+#: A worker serves /metrics on this port (0: it does not; its series then show in
+#: the web processes' /metrics through PROMETHEUS_MULTIPROC_DIR on its machine).
+BLOT_METRICS_PORT = env_int("BLOT_METRICS_PORT", 0)
+#: prometheus-client's multiprocess mode: each process of the machine writes its
+#: series here and any /metrics answers for all of them (read by prometheus-client
+#: itself from the environment; empty it at each start of the machine's services).
+PROMETHEUS_MULTIPROC_DIR = env_str("PROMETHEUS_MULTIPROC_DIR")

@@ -6,5 +6,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("games.api.urls")),
+    path("", include("games.ops.urls")),
     path("", include("games.urls")),
 ]

@@ -56,6 +56,16 @@ class DealAnalysis(models.Model):
 
     class Meta:
         ordering = ["place", "requested_at", "id"]
+        # /health/ready/ asks for the oldest queued analysis on every probe: one
+        # lookup in this index (only queued rows are in it), however long the
+        # table of analyses grows.
+        indexes = [
+            models.Index(
+                fields=["requested_at"],
+                condition=models.Q(status="queued"),
+                name="analysis_queued_oldest",
+            )
+        ]
         verbose_name = _("deal analysis")
         verbose_name_plural = _("deal analyses")
 

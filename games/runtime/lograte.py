@@ -7,6 +7,8 @@ import logging
 import threading
 import time
 
+from games.runtime import metrics
+
 INTERVAL_S = 60.0
 
 
@@ -41,6 +43,7 @@ class RateLimitedLog:
                     return
                 count, self._count, self._last_report = self._count, 0, now
         if first:
+            metrics.outages.labels(what=self.what).inc()
             self.logger.error("%s failed: %s", self.what, exc, exc_info=exc)
         else:
             self.logger.error(

@@ -59,6 +59,7 @@ from games.models import (
     Table,
 )
 from games.models.choices import BotLevel, Game, Variant, variant_of_game
+from games.runtime import metrics
 from games.services.bots import is_bot
 from games.services.changes import announce_to_user
 from games.services.errors import ServiceError
@@ -427,7 +428,15 @@ def _seat_if_still_waiting(
         )
         for person in group.people:
             announce_to_user(person, "paired", {"url": table.get_absolute_url()})
+        pool = f"{variant}-{fmt}-{'rated' if rated else 'casual'}"
+        waits = [max(0.0, (now - e.joined_at).total_seconds()) for e in still]
+        transaction.on_commit(lambda: _observe_waits(pool, waits))
     return 1
+
+
+def _observe_waits(pool: str, waits: list[float]) -> None:
+    for waited in waits:
+        metrics.pool_waits.labels(pool=pool).observe(waited)
 
 
 def forget_old_waits() -> int:

@@ -245,7 +245,9 @@ def test_it_draws_a_moves_frames_from_what_the_move_read_exactly_as_a_fresh_read
     Table.objects.filter(pk=table.pk).update(spectator_count=1)
     drawn: list = []
     monkeypatch.setattr(
-        notify, "_send_and_wake", lambda table_id, version, html, wake=True: drawn.append(html)
+        notify,
+        "_send_and_wake",
+        lambda table_id, version, html, wake=True, moved_at=None: drawn.append(html),
     )
     monkeypatch.setattr(notify, "async_to_sync", lambda fn: fn)
     for move in range(6):
@@ -280,7 +282,9 @@ def test_it_draws_the_frames_of_a_move_ending_a_deal_or_the_match_exactly_as_a_f
     Table.objects.filter(pk=table.pk).update(spectator_count=1)
     drawn: list = []
     monkeypatch.setattr(
-        notify, "_send_and_wake", lambda table_id, version, html, wake=True: drawn.append(html)
+        notify,
+        "_send_and_wake",
+        lambda table_id, version, html, wake=True, moved_at=None: drawn.append(html),
     )
     monkeypatch.setattr(notify, "async_to_sync", lambda fn: fn)
     endings = 0

@@ -41,7 +41,7 @@ from games.live.plan.turns import plan
 from games.live.store import presence
 from games.live.submit.play import Refused, current, submit
 from games.models import Deal, Match, Seat, Table, Tournament
-from games.runtime import shutdown
+from games.runtime import metrics, shutdown
 from games.runtime.lograte import RateLimitedLog
 from games.runtime.sharedcache import shared
 from games.services.matches import deal_next, result_pause
@@ -483,12 +483,14 @@ class Conductor:
             # Hard bots' decisions in the processes.
             if self._claim_late and not await self._claim(job):
                 return
-            action = decide_for(job.level, job.obs, job.seed, bot_budget_s())
+            with metrics.timed(metrics.bot_decision_seconds, level=job.level):
+                action = decide_for(job.level, job.obs, job.seed, bot_budget_s())
         else:
             async with self._gate.slot(job.owner, job.rank):  # the pause is waited out after it
                 if self._claim_late and not await self._claim(job):  # else claimed when prepared
                     return
-                action = await self._decide(job)
+                with metrics.timed(metrics.bot_decision_seconds, level=job.level):
+                    action = await self._decide(job)
         wait = (job.due - timezone.now()).total_seconds()
         if wait > 0:  # decided during the pause: move when it is over
             await asyncio.sleep(wait)

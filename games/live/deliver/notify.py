@@ -18,6 +18,8 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
+from collections import OrderedDict
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -42,11 +44,19 @@ RETRY_MAX_S = 2.0
 SEND_TIMEOUT_S = 2.0
 
 
-async def publish_async(table_id: int, version: int, html: frames.Frames) -> None:
+async def publish_async(
+    table_id: int, version: int, html: frames.Frames, moved_at: float | None = None
+) -> None:
+    """``moved_at``: when the move was committed (``time.time()``), carried in
+    each frame so the process that hands it to a viewer measures the whole way
+    (``blot_move_to_viewer_send_seconds``); left out of a retry's frames."""
     layer = get_channel_layer()
     if layer is None:
         return
     sends = frames.messages(table_id, version, html)
+    if moved_at is not None:
+        for _, message in sends:
+            message["moved_at"] = moved_at
     await asyncio.wait_for(
         asyncio.gather(*(layer.group_send(group, message) for group, message in sends)),
         SEND_TIMEOUT_S,
@@ -114,6 +124,8 @@ def table_changed(
     unless the mover planned the next turn already (a person's: nothing to do
     until their clock runs out). ``known``: the move's rows, drawn without reading
     them again. Never raises; failures are retried in the background."""
+    moved_at = time.time()  # called on commit: the move's latency starts here
+    _note_stamp(table_id, version, moved_at)
     try:
         rendered_version, html = frames.render_all(table_id, known)
     except Exception as exc:  # the database went away after the commit
@@ -122,7 +134,9 @@ def table_changed(
         return
     try:
         # One trip to the event loop for both sends (each trip is a thread switch).
-        async_to_sync(_send_and_wake)(table_id, rendered_version, html, wake_conductor)
+        async_to_sync(_send_and_wake)(
+            table_id, rendered_version, html, wake_conductor, moved_at
+        )
     except Exception as exc:
         _failures.failed(exc)
         retrier.add(table_id)
@@ -131,15 +145,37 @@ def table_changed(
 
 
 async def _send_and_wake(
-    table_id: int, version: int, html: frames.Frames, wake: bool = True
+    table_id: int,
+    version: int,
+    html: frames.Frames,
+    wake: bool = True,
+    moved_at: float | None = None,
 ) -> None:
-    await publish_async(table_id, version, html)
+    await publish_async(table_id, version, html, moved_at)
     if not wake:
         return
     try:
         await wake_conductor(table_id)
     except Exception as exc:  # the conductor still polls: late, not lost
         _wake_failures.failed(exc)
+
+
+#: When each recent move of this process was committed, by (table, version): the
+#: mover's socket, which shows the move from this process, times it from there.
+_stamps: OrderedDict[tuple[int, int], float] = OrderedDict()
+_STAMPS_KEPT = 4096
+
+
+def _note_stamp(table_id: int, version: int, moved_at: float) -> None:
+    _stamps[(table_id, version)] = moved_at
+    while len(_stamps) > _STAMPS_KEPT:
+        with contextlib.suppress(KeyError):
+            _stamps.popitem(last=False)
+
+
+def moved_at(table_id: int, version: int) -> float | None:
+    """When this process committed the move that made ``version``, if it did."""
+    return _stamps.pop((table_id, version), None)
 
 
 _failures = RateLimitedLog(log, "Sending a table's new frames")

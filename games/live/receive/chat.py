@@ -27,6 +27,7 @@ from games.live.deliver import chat as chat_deliver
 from games.live.draw import chat as chat_draw
 from games.live.submit.play import Refused, parse_client_message
 from games.models import Room, Tournament
+from games.runtime import metrics
 from games.services import chat as chat_service
 from games.services.errors import ServiceError
 
@@ -106,6 +107,7 @@ class ChatMixin(AsyncWebsocketConsumer):
             await self.chat_resend()
             return True
         if self._chat_flooding():
+            metrics.chat_refusals.inc()
             # Refused here, in the event loop: a flood from one socket costs no
             # database or cache trip (the service's limits hold across sockets).
             with translation.override(self.language):
@@ -118,6 +120,7 @@ class ChatMixin(AsyncWebsocketConsumer):
         try:
             notice = await self.chat_in_db(self._chat_act)(kind, data, user)
         except ServiceError as exc:
+            metrics.chat_refusals.inc()
             await self.send(text_data=str(chat_draw.refusal_fragment(exc.message)))
             return True
         except Exception:
@@ -234,11 +237,19 @@ class TournamentChatConsumer(ChatMixin):
         self.language = await self.chat_in_db(scope_language)(self.scope)
         self.chat_next_url = f"/tournaments/{tournament_id}/"
         await self.accept()
+        self.chat_counted = True
+        metrics.open_sockets.labels(kind="chat").inc()
         await self.chat_join(
             [chat_service.Where(Room.TOURNAMENT, tournament_id=tournament_id)], viewer
         )
 
+    #: Counted in ``blot_open_sockets`` (kind "chat") while open.
+    chat_counted = False
+
     async def disconnect(self, code: int) -> None:
+        if self.chat_counted:
+            self.chat_counted = False
+            metrics.open_sockets.labels(kind="chat").dec()
         await self.chat_leave()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

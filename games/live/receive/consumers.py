@@ -43,7 +43,9 @@ from games.live.submit.play import (
     parse_client_message,
     submit,
 )
+from games.runtime import metrics
 from games.runtime.lograte import RateLimitedLog
+from games.runtime.structlog import event as log_event
 from games.services.chat import Where
 
 log = logging.getLogger(__name__)
@@ -121,6 +123,7 @@ class TableConsumer(ChatMixin):
         seat, self.language, chat = admitted
         await self._take_place(seat)
         await self.accept()
+        self._opened(seat)
         presence.live_set.open(self.channel_name, self.table_id, self.user_id, seat)
         await self._send_first_frame()
         # The chat beside the table: its own groups, never in a frame.
@@ -158,7 +161,29 @@ class TableConsumer(ChatMixin):
         except Exception:  # Redis away: the subscription dies with the connection
             log.debug("table %s: could not leave its person group", self.table_id, exc_info=True)
 
+    #: What this socket counts as in ``blot_open_sockets`` (its place when it opened).
+    socket_kind: str | None = None
+
+    def _opened(self, seat: int | None) -> None:
+        self.socket_kind = "spectator" if seat is None else "table"
+        metrics.open_sockets.labels(kind=self.socket_kind).inc()
+        log_event(
+            "socket_open", kind=self.socket_kind, table_id=self.table_id,
+            seat=seat, user_id=self.user_id,
+        )
+
+    def _closed(self, code: int) -> None:
+        if self.socket_kind is None:
+            return
+        metrics.open_sockets.labels(kind=self.socket_kind).dec()
+        log_event(
+            "socket_close", kind=self.socket_kind, table_id=self.table_id,
+            seat=self.seat, user_id=self.user_id, code=code,
+        )
+        self.socket_kind = None
+
     async def disconnect(self, code: int) -> None:
+        self._closed(code)
         await self._leave_place_group()
         if not hasattr(self, "viewpoint") or self.closed:
             return
@@ -253,6 +278,10 @@ class TableConsumer(ChatMixin):
             if stored > self.sent_version:
                 self.sent_version = stored
                 await self.send(text_data=cached)
+                metrics.frame_sends.sent(
+                    self.table_id, stored, notify.moved_at(self.table_id, stored),
+                    len(cached.encode()),
+                )
             return
         try:
             await self.send_table()
@@ -277,6 +306,9 @@ class TableConsumer(ChatMixin):
         if event["version"] > self.sent_version:
             self.sent_version = event["version"]
             await self.send(text_data=event["html"])
+            metrics.frame_sends.sent(
+                self.table_id, event["version"], event.get("moved_at"), len(event["html"].encode())
+            )
 
     async def table_watchers(self, event: dict) -> None:
         # Only the count: a spectator who may have missed a version meanwhile is

@@ -33,6 +33,7 @@ from games.live.deliver.person import NAVIGATING_EVENTS, person_group
 from games.live.draw import notices
 from games.live.receive.consumers import ensure_process_tasks, in_db
 from games.live.store import presence
+from games.runtime import metrics
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -48,6 +49,8 @@ class PersonConsumer(AsyncWebsocketConsumer):
     group: str
     language: str
     _expiry: asyncio.Task[None] | None = None
+    #: Counted in ``blot_open_sockets`` (kind "person") while open.
+    counted = False
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -60,10 +63,15 @@ class PersonConsumer(AsyncWebsocketConsumer):
         self.group = person_group(self.user_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        self.counted = True
+        metrics.open_sockets.labels(kind="person").inc()
         presence.live_set.open(self.channel_name, None, self.user_id, None)
         await self.send_notices()
 
     async def disconnect(self, code: int) -> None:
+        if self.counted:
+            self.counted = False
+            metrics.open_sockets.labels(kind="person").dec()
         if not hasattr(self, "group"):
             return
         if self._expiry is not None:

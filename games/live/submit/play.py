@@ -28,6 +28,8 @@ from games.live.draw import frames
 from games.live.plan.turns import plan
 from games.live.store import rows
 from games.models import Deal, Match, Seat, Table
+from games.runtime import metrics
+from games.runtime.structlog import event as log_event
 from games.services.matches import finish_deal
 
 if TYPE_CHECKING:
@@ -217,6 +219,7 @@ def submit(
             if by_server and stand_in and mover.stand_in_since is None:
                 mover.stand_in_since = timezone.now()
                 rows.update(mover, ["stand_in_since"])
+                transaction.on_commit(metrics.turn_timeouts.inc)
             elif not by_server and mover.stand_in_since is not None:
                 mover.stand_in_since = None
                 rows.update(mover, ["stand_in_since"])
@@ -254,4 +257,28 @@ def submit(
                 table_id, new_version, payload, wake_conductor=not person_to_act, known=known
             )
         )
+        by = _mover_kind(by_server, mover)
+        match_id = live.match.pk
+        transaction.on_commit(lambda: _count_move(table_id, match_id, new_version, by, action))
     return new_version
+
+
+def _mover_kind(by_server: bool, mover: Seat | None) -> str:
+    """Who made a move, for the metrics and the log: a person, a bot seat, or a
+    stand-in playing a person's seat."""
+    if not by_server:
+        return "person"
+    if mover is not None and mover.user_id is not None:
+        return "stand_in"
+    return "bot"
+
+
+def _count_move(table_id: int, match_id: int, version: int, by: str, action: Action) -> None:
+    """A stored move, counted and logged (its kind only: never its card)."""
+    metrics.moves.labels(by=by).inc()
+    if by == "stand_in":
+        metrics.stand_in_moves.inc()
+    log_event(
+        "move", table_id=table_id, match_id=match_id, version=version, by=by,
+        action=action.type,
+    )

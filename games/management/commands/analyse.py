@@ -12,6 +12,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from games.live.conduct import analyst, decisions
+from games.runtime import beats
 from games.services.analysis import run_next
 
 
@@ -35,6 +36,8 @@ class Command(BaseCommand):
         if options["parent"] is not None:  # the worker's analyst ends with the worker
             decisions.end_with(options["parent"])
         kwargs = {} if options["samples"] is None else {"samples": options["samples"]}
+        # /health/ready/ knows an analyst is alive by this beat (games/runtime/beats.py).
+        beats.Beater(beats.ANALYST).start()
         while True:
             done = run_next(**kwargs)
             if done is None:

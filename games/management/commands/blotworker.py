@@ -26,6 +26,8 @@ from games.live.conduct import analyst
 from games.live.conduct.conductor import Conductor
 from games.live.conduct.decisions import ready, warm_up
 from games.periodic.runner import Periodic
+from games.ops.metrics import serve_in_thread as serve_metrics
+from games.runtime import beats
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -99,6 +101,10 @@ class Command(BaseCommand):
         # Deal analyses: one child process at nice 19 on one core, never this pool,
         # started again if it dies.
         keeper = analyst.Keeper().start()
+        # /health/ready/ knows a worker is alive by this beat (games/runtime/beats.py).
+        beater = beats.Beater(beats.WORKER).start()
+        if settings.BLOT_METRICS_PORT:
+            serve_metrics(settings.BLOT_METRICS_PORT)
         try:
             with contextlib.suppress(KeyboardInterrupt):
                 conductor = Conductor(
@@ -109,6 +115,7 @@ class Command(BaseCommand):
                 )
                 asyncio.run(_run_both(conductor, Periodic(poll_s=options["poll"])))
         finally:
+            beater.stop()
             keeper.stop()
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)
