@@ -25,8 +25,8 @@ from django.core.management.base import BaseCommand, CommandError
 from games.live.conduct import analyst
 from games.live.conduct.conductor import Conductor
 from games.live.conduct.decisions import ready, warm_up
-from games.periodic.runner import Periodic
 from games.ops.metrics import serve_in_thread as serve_metrics
+from games.periodic.runner import Periodic
 from games.runtime import beats
 
 
