@@ -110,8 +110,8 @@ def main(argv: list[str] | None = None) -> int:
 
             return solve_bench_main(args.deals, args.seed)
         if args.command == "bench-analysis":
-            from engine.analysisbench import main as analysis_bench_main
             from engine.analysis import SAMPLES
+            from engine.analysisbench import main as analysis_bench_main
 
             samples = SAMPLES if args.samples is None else args.samples
             return analysis_bench_main(args.deals, args.seed, samples, args.variant)

@@ -23,7 +23,7 @@ from engine.cards import CODES, LAST_TRICK_BONUS, POINTS
 from engine.deal import PLAYING
 from engine.record import DealRecord, deal_from
 from engine.solver.search import Solver
-from engine.solver.solve import card_values, par_table, solver_for
+from engine.solver.solve import card_values, par_table, shared_solver
 
 #: Called after each action of the record with how many are done.
 Progress = Callable[[int], None]
@@ -62,14 +62,17 @@ def analyse_record(
     ``exact_tricks`` limits exact values to the last tricks (``None``: every
     card); ``par`` adds the bidding's par table (a list: only those ``(trump,
     taker)`` contracts). ``timings``, if given, gets the CPU seconds of each
-    part added up: ``honest``, ``exact``, ``par``."""
+    part added up: ``honest``, ``exact``, ``par``, and the exact solver's
+    ``nodes`` (millions; they depend on nothing but the code)."""
     clock = _Clock(timings)
     deal = deal_from(record)
     rng = random.Random(seed)
     steps: list[dict[str, Any]] = []
     graph: list[list[float]] = []
     losses: dict[int, list[float]] = {}
-    solver: Solver | None = None
+    # One solver per trump for the whole deal: the exact values and the par table
+    # share their tables (the contract played is then nearly free in the par table).
+    solvers: dict[int, Solver] = {}
     for index, raw in enumerate(record.actions):
         action = Action.from_dict(raw)
         choices = [a for a in deal.legal_actions() if a.type != DECLARE]
@@ -90,8 +93,7 @@ def analyse_record(
             left = 32 // deal.seats - len(deal.tricks)
             if exact_tricks is None or left <= exact_tricks:
                 with clock("exact"):
-                    solver = solver or solver_for(deal)
-                    exact = card_values(deal, solver)
+                    exact = card_values(deal, shared_solver(deal, solvers))
                 assert action.card is not None
                 entry["chosen"] = CODES[action.card]
                 entry["exact"] = {CODES[c]: v for c, v in sorted(exact.items())}
@@ -117,8 +119,10 @@ def analyse_record(
     if par:
         contracts = None if par is True else par
         with clock("par"):
-            table = par_table(record, contracts)
+            table = par_table(record, contracts, solvers)
         result["par"] = [[t, s, v] for (t, s), v in sorted(table.items())]
+    if timings is not None:
+        timings["nodes"] = sum(s.nodes for s in solvers.values()) / 1e6
     return result
 
 
