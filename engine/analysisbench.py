@@ -6,8 +6,9 @@ Deals are played by the normal bot from seeded shuffles (the deals of ``python
 honest values of every decision with a choice, exact values of every card,
 the par table — with the analyst's default samples. Per deal it prints the CPU
 seconds of the process (``time.process_time``: the one figure comparable on a
-shared machine), split into honest values, exact values and par table, and
-the wall seconds; first the load average (``os.getloadavg``), last one JSON
+shared machine), split into honest values, exact values and par table, the
+exact solver's nodes (millions: they depend only on the code), and the wall
+seconds; first the load average (``os.getloadavg``), last one JSON
 line with the median and maximum CPU seconds per variant.
 """
 
@@ -48,10 +49,12 @@ def run(deals: int, seed: int, samples: int, variants: list[str]) -> dict[str, A
             seconds.append(cpu)
             honest = sum("honest" in s for s in result["steps"])
             exact = sum("exact" in s for s in result["steps"])
+            nodes = timings.pop("nodes", 0.0)
             parts = ", ".join(f"{k} {v:.2f}" for k, v in sorted(timings.items()))
             print(
                 f"{variant} deal {i + 1}: {honest} honest, {exact} exact decisions; "
-                f"cpu {cpu:.2f} s ({parts}), wall {wall:.2f} s, load {load()}",
+                f"cpu {cpu:.2f} s ({parts}; {nodes:.2f} million nodes), "
+                f"wall {wall:.2f} s, load {load()}",
                 flush=True,
             )
         report[variant] = {

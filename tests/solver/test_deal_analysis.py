@@ -22,7 +22,7 @@ from engine.record import DealRecord, deal_from
 from engine.rules import VARIANTS
 from engine.solvebench import normal_deal
 from engine.solver.search import Solver
-from engine.solver.solve import _bid_to, _masks, card_values, par_table, solver_for
+from engine.solver.solve import _bid_to, _masks, card_values, solver_for
 
 SAMPLES = 4
 
