@@ -29,7 +29,6 @@ step and never overwrites the one that took over.
 from __future__ import annotations
 
 import logging
-import random
 import threading
 from dataclasses import dataclass
 from datetime import timedelta
@@ -43,13 +42,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from engine import Action
-from engine.actions import DECLARE, PLAY
-from engine.analysis import SAMPLES, accuracy, action_key, honest_values, mark
-from engine.cards import CODES, LAST_TRICK_BONUS, POINTS
-from engine.deal import PLAYING
-from engine.record import deal_from
-from engine.solver.solve import card_values, par_table, solver_for
+from engine.analysis import SAMPLES
+from engine.deal_analysis import analyse_record
 from games.models import Deal, DealAnalysis, Match
 from games.services.errors import ServiceError
 
@@ -386,60 +380,19 @@ def analyse(
 ) -> dict[str, Any]:
     """The stored result. ``exact_tricks`` limits exact values to the last tricks
     (``None``: every card); ``par`` adds the bidding's par table (a list: only
-    those ``(trump, taker)`` contracts)."""
+    those ``(trump, taker)`` contracts). Computed by
+    :func:`engine.deal_analysis.analyse_record` (what ``python -m engine
+    bench-analysis`` times), seeded with the deal's key."""
     deal_row = analysis.deal
     record = deal_row.record()
-    deal = deal_from(record)
-    rng = random.Random(deal_row.pk)
-    actions = list(deal_row.actions)
-    _progress(analysis, total_steps=len(actions))
-    analysis.total_steps = len(actions)
-    steps: list[dict[str, Any]] = []
-    graph: list[list[float]] = []
-    losses: dict[int, list[float]] = {}
-    solver = None
-    for index, raw in enumerate(actions):
-        action = Action.from_dict(raw)
-        choices = [a for a in deal.legal_actions() if a.type != DECLARE]
-        entry: dict[str, Any] = {"step": index, "seat": action.seat}
-        if action.type != DECLARE and len(choices) > 1:
-            values = honest_values(deal, rng, samples)
-            chosen = action_key(action)
-            loss = max(values.values()) - values[chosen]
-            entry.update(
-                chosen=chosen,
-                honest={k: round(v, 1) for k, v in values.items()},
-                loss=round(loss, 1),
-                mark=mark(loss),
-            )
-            losses.setdefault(action.seat, []).append(loss)
-        if action.type == PLAY and deal.phase == PLAYING:
-            left = 32 // deal.seats - len(deal.tricks)
-            if exact_tricks is None or left <= exact_tricks:
-                solver = solver or solver_for(deal)
-                exact = card_values(deal, solver)
-                entry["chosen"] = CODES[action.card]  # type: ignore[index]
-                entry["exact"] = {CODES[c]: v for c, v in sorted(exact.items())}
-                entry["exact_loss"] = max(exact.values()) - exact[action.card]  # type: ignore[index]
-                best = max(exact.values())
-                assert deal.trump is not None
-                total = sum(int(p) for p in POINTS[deal.trump]) + LAST_TRICK_BONUS
-                graph.append([index, best if action.seat % 2 == 0 else total - best])
-        if len(entry) > 2:
-            steps.append(entry)
-        deal.apply(action)
-        _progress(analysis, done_steps=index + 1)
-    result: dict[str, Any] = {
-        # A card's honest and exact values are both card points (a bid's honest
-        # value deal points): a result stored before had deal points for cards.
-        "play_unit": "card",
-        "samples": samples,
-        "steps": steps,
-        "graph": graph,
-        "accuracy": {str(seat): round(accuracy(ls) or 0.0, 1) for seat, ls in losses.items()},
-    }
-    if par:
-        contracts = None if par is True else par
-        table = par_table(record, contracts)
-        result["par"] = [[t, s, v] for (t, s), v in sorted(table.items())]
-    return result
+    total = len(record.actions)
+    _progress(analysis, total_steps=total)
+    analysis.total_steps = total
+    return analyse_record(
+        record,
+        seed=deal_row.pk,
+        samples=samples,
+        exact_tricks=exact_tricks,
+        par=par,
+        progress=lambda done: _progress(analysis, done_steps=done),
+    )
