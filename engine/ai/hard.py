@@ -249,8 +249,6 @@ def finish_bidding(deal: Deal) -> None:
         deal.apply(_bid_action(legal, choice))
 
 
-
-
 def _bid_action(legal: list[Action], choice: int | None) -> Action:
     for a in legal:
         if choice is None and a.type == PASS:
