@@ -27,6 +27,8 @@ from engine.solver.solve import card_values, par_table, shared_solver
 
 #: Called after each action of the record with how many are done.
 Progress = Callable[[int], None]
+#: Called with the analysis but its par table, as soon as that much is known.
+Ready = Callable[[dict[str, Any]], None]
 
 
 class _Clock:
@@ -56,6 +58,7 @@ def analyse_record(
     par: bool | list[tuple[int, int]] = True,
     progress: Progress | None = None,
     timings: dict[str, float] | None = None,
+    ready: Ready | None = None,
 ) -> dict[str, Any]:
     """The analysis of a finished ``record``; the honest values are drawn from
     ``random.Random(seed)``, so the same seed gives the same result.
@@ -63,7 +66,11 @@ def analyse_record(
     card); ``par`` adds the bidding's par table (a list: only those ``(trump,
     taker)`` contracts). ``timings``, if given, gets the CPU seconds of each
     part added up: ``honest``, ``exact``, ``par``, and the exact solver's
-    ``nodes`` (millions; they depend on nothing but the code)."""
+    ``nodes`` (millions; they depend on nothing but the code). ``ready``, if
+    given, is called with a copy of the result but its par table once the
+    honest and exact values, marks, accuracy and graph are known, before the
+    par table is computed (the site shows that much first); the par table is
+    then computed exactly as without it, so the values are the same either way."""
     clock = _Clock(timings)
     deal = deal_from(record)
     rng = random.Random(seed)
@@ -116,6 +123,8 @@ def analyse_record(
         "graph": graph,
         "accuracy": {str(seat): round(accuracy(ls) or 0.0, 1) for seat, ls in losses.items()},
     }
+    if ready is not None:
+        ready(dict(result))
     if par:
         contracts = None if par is True else par
         with clock("par"):
@@ -126,4 +135,4 @@ def analyse_record(
     return result
 
 
-__all__ = ["Progress", "analyse_record"]
+__all__ = ["Progress", "Ready", "analyse_record"]
