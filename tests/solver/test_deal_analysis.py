@@ -137,6 +137,26 @@ def test_progress_is_told_after_every_action_and_the_parts_are_timed() -> None:
     assert set(timings) == {"honest", "exact", "nodes"}
 
 
+def test_ready_is_told_everything_but_the_par_table_before_it_is_computed() -> None:
+    # The site shows this much first; the par table then comes on top, and the
+    # values are those of an analysis told nothing.
+    record = normal_deal("belote", random.Random(5)).to_record()
+    contracts = _contracts(record)[:1]
+    first: list[dict[str, Any]] = []
+    timings: dict[str, float] = {}
+
+    def ready(values: dict[str, Any]) -> None:
+        first.append(values)
+        first.append(dict(timings))  # the parts timed when it was told
+
+    got = analyse_record(
+        record, seed=0, samples=2, exact_tricks=2, par=contracts, ready=ready, timings=timings
+    )
+    assert len(first) == 2 and "par" not in first[0] and "par" not in first[1]
+    assert first[0] == {k: v for k, v in got.items() if k != "par"}
+    assert got == analyse_record(record, seed=0, samples=2, exact_tricks=2, par=contracts)
+
+
 def _brute(deal: Deal, side: int) -> int:
     """Card points ``side`` ends with under perfect play by everyone, by trying
     every legal card through the engine itself (no solver)."""
