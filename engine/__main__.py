@@ -1,5 +1,5 @@
 """Command line: ``python -m engine replay FILE|-``, ``verify FILE``, ``solve FILE|-``,
-``bench``, ``bench-solve``."""
+``bench``, ``bench-solve``, ``bench-analysis``."""
 
 from __future__ import annotations
 
@@ -88,6 +88,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     bench_solve.add_argument("--deals", type=int, default=5, help="per variant (default 5)")
     bench_solve.add_argument("--seed", type=int, default=1, help="the deals' seed (default 1)")
+    bench_analysis = commands.add_parser(
+        "bench-analysis", help="CPU seconds to analyse whole deals as the site's analyst does"
+    )
+    bench_analysis.add_argument("--deals", type=int, default=3, help="per variant (default 3)")
+    bench_analysis.add_argument("--seed", type=int, default=1, help="the deals' seed (default 1)")
+    bench_analysis.add_argument(
+        "--samples", type=int, default=None, help="samples per honest value (the analyst's)"
+    )
+    bench_analysis.add_argument(
+        "--variant", choices=["belote", "open_blot"], default=None, help="only this variant"
+    )
     args = parser.parse_args(argv)
     try:
         if args.command == "replay":
@@ -100,6 +111,12 @@ def main(argv: list[str] | None = None) -> int:
             from engine.solvebench import main as solve_bench_main
 
             return solve_bench_main(args.deals, args.seed)
+        if args.command == "bench-analysis":
+            from engine.analysis import SAMPLES
+            from engine.analysisbench import main as analysis_bench_main
+
+            samples = SAMPLES if args.samples is None else args.samples
+            return analysis_bench_main(args.deals, args.seed, samples, args.variant)
         from engine.bench import main as bench_main
 
         return bench_main(args.seconds)

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.actions import BID, DECLARE, PLAY, Action
-from engine.ai.hard import _finish_bidding, start_sim
+from engine.ai.hard import finish_bidding, start_sim
 from engine.ai.sample import Sampler
 from engine.ai.view import read
 from engine.deal import BIDDING, Deal, new_deal
@@ -119,7 +119,7 @@ def honest_values(deal: Deal, rng: random.Random, samples: int = SAMPLES) -> dic
             for a in options:
                 d = sampled.clone()
                 d.apply(a)
-                _finish_bidding(d)
+                finish_bidding(d)
                 sim = start_sim(d)
                 if sim is not None:  # a void deal scores nothing
                     sim.playout()

@@ -249,10 +249,6 @@ def finish_bidding(deal: Deal) -> None:
         deal.apply(_bid_action(legal, choice))
 
 
-#: The name it had before the arena's perfect player used it too (kept for callers).
-_finish_bidding = finish_bidding
-
-
 def _bid_action(legal: list[Action], choice: int | None) -> Action:
     for a in legal:
         if choice is None and a.type == PASS:

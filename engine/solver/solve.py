@@ -28,6 +28,21 @@ def solver_for(deal: Deal) -> Solver:
     return Solver(deal.seats, deal.trump, under)
 
 
+def shared_solver(deal: Deal, solvers: dict[int, Solver] | None) -> Solver:
+    """The solver for ``deal``'s trump in ``solvers`` (one deal's solvers, by
+    trump), made and kept there if missing; a fresh one without ``solvers``.
+    A solver's table holds exact facts about positions of its trump and face-down
+    cards, whoever took and whichever step asked, so one deal's exact values and
+    par table may share it."""
+    if solvers is None:
+        return solver_for(deal)
+    assert deal.trump is not None
+    solver = solvers.get(deal.trump)
+    if solver is None:
+        solver = solvers[deal.trump] = solver_for(deal)
+    return solver
+
+
 def _masks(deal: Deal) -> tuple[list[Mask], list[Mask]]:
     if isinstance(deal, OpenBlotDeal):
         return list(deal.face_up), list(deal.face_down)
@@ -103,7 +118,9 @@ def _bid_to(deal: Deal, taker: int, trump: int) -> None:
 
 
 def par_table(
-    record: DealRecord, contracts: Iterable[tuple[int, int]] | None = None
+    record: DealRecord,
+    contracts: Iterable[tuple[int, int]] | None = None,
+    solvers: dict[int, Solver] | None = None,
 ) -> dict[tuple[int, int], int]:
     """What each contract makes with all cards known: ``{(trump, taker): card
     points of the taker's side}`` with perfect play by everyone (the last-trick 10
@@ -111,7 +128,11 @@ def par_table(
     taker, who gets the proposed card); a coinche deal also no trump and all trump
     when its rule set allows them; Open Blot: the four suits and no trump, both
     players (the cards do not depend on who chose, so each trump is solved once).
-    ``contracts`` limits the table to those ``(trump, taker)`` pairs."""
+    ``contracts`` limits the table to those ``(trump, taker)`` pairs.
+
+    ``solvers`` (this deal's, by trump; :func:`shared_solver`) lends the table
+    solvers that already searched the deal and keeps the ones it makes: the
+    contract actually played then costs little once its cards were valued."""
     probe = deal_from(record)
     if isinstance(probe, BeloteDeal):
         trumps: Iterable[int] = sorted(probe.allowed_trumps) if probe.coinche else range(4)
@@ -128,7 +149,7 @@ def par_table(
             hands, down = _masks(deal)
             key = (*hands, *down, deal.to_act or 0)
             if key not in value_by_hands:
-                solver = solver_for(deal)
+                solver = shared_solver(deal, solvers)
                 assert deal.to_act is not None
                 value_by_hands[key] = solver.value(hands, down, deal.to_act, [])
             side0 = value_by_hands[key]

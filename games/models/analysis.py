@@ -54,6 +54,10 @@ class DealAnalysis(models.Model):
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     result = models.JSONField(_("result"), null=True, blank=True)
 
+    #: A key of ``result`` while the analysis is done but for its par table,
+    #: which its analyst is computing (P-47).
+    PAR_PENDING = "par_pending"
+
     class Meta:
         ordering = ["place", "requested_at", "id"]
         # /health/ready/ asks for the oldest queued analysis on every probe: one
@@ -71,6 +75,13 @@ class DealAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deal} {self.status}"
+
+    @property
+    def par_pending(self) -> bool:
+        """Done and shown, its par table still being computed."""
+        return self.status == self.Status.DONE and bool(
+            (self.result or {}).get(self.PAR_PENDING)
+        )
 
     @property
     def percent(self) -> int:

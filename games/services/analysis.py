@@ -10,7 +10,10 @@ conductor. It stores, for every decision with a choice, each legal action's
 honest value (engine.analysis, sampled as the Hard bot samples), for every card
 played each legal card's exact value with all cards known (engine.solver), the
 loss and mark of the chosen action, and each seat's accuracy; plus the bidding's
-par table. A deal still being played is refused for everybody, staff included.
+par table. It stores them in two stages (P-47): the analysis is done, and shown,
+as soon as everything but the par table is known (``par_pending`` in its result);
+the par table, the longest part of an Open Blot deal's analysis, is stored into
+it afterwards. A deal still being played is refused for everybody, staff included.
 
 An analyst may die mid-analysis (killed, its machine restarted). While it holds
 one, a thread of its own (:class:`Heartbeat`) writes ``beat_at`` every
@@ -29,7 +32,6 @@ step and never overwrites the one that took over.
 from __future__ import annotations
 
 import logging
-import random
 import threading
 from dataclasses import dataclass
 from datetime import timedelta
@@ -43,13 +45,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from engine import Action
-from engine.actions import DECLARE, PLAY
-from engine.analysis import SAMPLES, accuracy, action_key, honest_values, mark
-from engine.cards import CODES, LAST_TRICK_BONUS, POINTS
-from engine.deal import PLAYING
-from engine.record import deal_from
-from engine.solver.solve import card_values, par_table, solver_for
+from engine.analysis import SAMPLES
+from engine.deal_analysis import analyse_record
 from games.models import Deal, DealAnalysis, Match
 from games.services.errors import ServiceError
 
@@ -60,6 +57,9 @@ logger = logging.getLogger(__name__)
 MAX_PENDING = 3
 
 PENDING = (DealAnalysis.Status.QUEUED, DealAnalysis.Status.RUNNING)
+
+#: In a done analysis' result while its par table is still being computed (P-47).
+PAR_PENDING = DealAnalysis.PAR_PENDING
 
 #: Seconds between two heartbeats of a running analysis.
 BEAT_S = 15.0
@@ -245,17 +245,22 @@ def match_analysis(match: Match) -> MatchAnalysis:
 
 def release_stale() -> int:
     """Queue again every running analysis whose analyst stopped beating (none
-    beats for a row left running before heartbeats existed); how many. Its place
-    in the queue is kept."""
+    beats for a row left running before heartbeats existed), and every one done
+    but for a par table its analyst died computing (done again whole: the
+    values come out the same); how many. Its place in the queue is kept."""
     cutoff = timezone.now() - STALE_AFTER
     return DealAnalysis.objects.filter(
-        Q(beat_at__lt=cutoff) | Q(beat_at__isnull=True), status=DealAnalysis.Status.RUNNING
+        Q(beat_at__lt=cutoff) | Q(beat_at__isnull=True),
+        Q(status=DealAnalysis.Status.RUNNING)
+        | Q(status=DealAnalysis.Status.DONE, **{f"result__{PAR_PENDING}": True}),
     ).update(status=DealAnalysis.Status.QUEUED, done_steps=0)
 
 
 def is_stale(analysis: DealAnalysis) -> bool:
-    """Running, but its analyst stopped beating: the next claim queues it again."""
-    return analysis.status == DealAnalysis.Status.RUNNING and (
+    """Running, or done but for its par table, and its analyst stopped beating:
+    the next claim queues it again."""
+    held = analysis.status == DealAnalysis.Status.RUNNING or analysis.par_pending
+    return held and (
         analysis.beat_at is None or analysis.beat_at < timezone.now() - STALE_AFTER
     )
 
@@ -290,9 +295,10 @@ def claim_next() -> DealAnalysis | None:
 
 
 def _held(analysis: DealAnalysis) -> Any:
-    """The analysis' row while ``analysis``'s claim still holds it."""
+    """The analysis' row while ``analysis``'s claim still holds it: running, or
+    done but for its par table (the status its holder last wrote)."""
     return DealAnalysis.objects.filter(
-        pk=analysis.pk, claim=analysis.claim, status=DealAnalysis.Status.RUNNING
+        pk=analysis.pk, claim=analysis.claim, status=analysis.status
     )
 
 
@@ -341,17 +347,27 @@ def run_next(
     exact_tricks: int | None = None,
     par: bool | list[tuple[int, int]] = True,
 ) -> DealAnalysis | None:
-    """Compute the oldest queued analysis and store it; ``None`` when none waits."""
+    """Compute the oldest queued analysis and store it; ``None`` when none waits.
+    Stored in two stages (P-47): once its honest and exact values, marks,
+    accuracy and graph are known it is stored done, with ``par_pending`` in its
+    result, and shown; its par table is computed next and stored into it."""
     analysis = claim_next()
     if analysis is None:
         return None
     try:
         with Heartbeat(analysis):
-            result = analyse(analysis, samples, exact_tricks, par)
+            result = analyse(analysis, samples, exact_tricks, par, ready=True)
     except LostClaim:
         logger.warning("analysis of deal %s was taken over by another analyst", analysis.deal_id)
         return analysis
     except Exception:  # a failed analysis is shown as failed and may be asked again
+        if analysis.status == DealAnalysis.Status.DONE:
+            # Only its par table failed: the rest stands, shown without one.
+            logger.exception("par table of deal %s failed", analysis.deal_id)
+            shown = {k: v for k, v in (analysis.result or {}).items() if k != PAR_PENDING}
+            _held(analysis).update(result=shown)
+            analysis.result = shown
+            return analysis
         logger.exception("analysis of deal %s failed", analysis.deal_id)
         _held(analysis).update(status=DealAnalysis.Status.FAILED)
         analysis.status = DealAnalysis.Status.FAILED
@@ -372,6 +388,26 @@ def run_next(
     return analysis
 
 
+def _store_ready(analysis: DealAnalysis, values: dict[str, Any]) -> None:
+    """The first stage (P-47): everything but the par table stored, the analysis
+    marked done and shown; its par table still to come. Raises
+    :class:`LostClaim` if the analysis is no longer held."""
+    now = timezone.now()
+    shown = {**values, PAR_PENDING: True}
+    if not _held(analysis).update(
+        result=shown,
+        status=DealAnalysis.Status.DONE,
+        done_steps=analysis.total_steps,
+        finished_at=now,
+        beat_at=now,
+    ):
+        raise LostClaim(analysis.pk)
+    analysis.result = shown
+    analysis.status = DealAnalysis.Status.DONE
+    analysis.done_steps = analysis.total_steps
+    analysis.finished_at = now
+
+
 def _progress(analysis: DealAnalysis, **fields: int) -> None:
     """Write progress (a heartbeat too), or raise :class:`LostClaim`."""
     if not _held(analysis).update(beat_at=timezone.now(), **fields):
@@ -383,63 +419,25 @@ def analyse(
     samples: int = SAMPLES,
     exact_tricks: int | None = None,
     par: bool | list[tuple[int, int]] = True,
+    ready: bool = False,
 ) -> dict[str, Any]:
     """The stored result. ``exact_tricks`` limits exact values to the last tricks
     (``None``: every card); ``par`` adds the bidding's par table (a list: only
-    those ``(trump, taker)`` contracts)."""
+    those ``(trump, taker)`` contracts). Computed by
+    :func:`engine.deal_analysis.analyse_record` (what ``python -m engine
+    bench-analysis`` times), seeded with the deal's key. ``ready``: store the
+    analysis but its par table, done, as soon as it is known (P-47)."""
     deal_row = analysis.deal
     record = deal_row.record()
-    deal = deal_from(record)
-    rng = random.Random(deal_row.pk)
-    actions = list(deal_row.actions)
-    _progress(analysis, total_steps=len(actions))
-    analysis.total_steps = len(actions)
-    steps: list[dict[str, Any]] = []
-    graph: list[list[float]] = []
-    losses: dict[int, list[float]] = {}
-    solver = None
-    for index, raw in enumerate(actions):
-        action = Action.from_dict(raw)
-        choices = [a for a in deal.legal_actions() if a.type != DECLARE]
-        entry: dict[str, Any] = {"step": index, "seat": action.seat}
-        if action.type != DECLARE and len(choices) > 1:
-            values = honest_values(deal, rng, samples)
-            chosen = action_key(action)
-            loss = max(values.values()) - values[chosen]
-            entry.update(
-                chosen=chosen,
-                honest={k: round(v, 1) for k, v in values.items()},
-                loss=round(loss, 1),
-                mark=mark(loss),
-            )
-            losses.setdefault(action.seat, []).append(loss)
-        if action.type == PLAY and deal.phase == PLAYING:
-            left = 32 // deal.seats - len(deal.tricks)
-            if exact_tricks is None or left <= exact_tricks:
-                solver = solver or solver_for(deal)
-                exact = card_values(deal, solver)
-                entry["chosen"] = CODES[action.card]  # type: ignore[index]
-                entry["exact"] = {CODES[c]: v for c, v in sorted(exact.items())}
-                entry["exact_loss"] = max(exact.values()) - exact[action.card]  # type: ignore[index]
-                best = max(exact.values())
-                assert deal.trump is not None
-                total = sum(int(p) for p in POINTS[deal.trump]) + LAST_TRICK_BONUS
-                graph.append([index, best if action.seat % 2 == 0 else total - best])
-        if len(entry) > 2:
-            steps.append(entry)
-        deal.apply(action)
-        _progress(analysis, done_steps=index + 1)
-    result: dict[str, Any] = {
-        # A card's honest and exact values are both card points (a bid's honest
-        # value deal points): a result stored before had deal points for cards.
-        "play_unit": "card",
-        "samples": samples,
-        "steps": steps,
-        "graph": graph,
-        "accuracy": {str(seat): round(accuracy(ls) or 0.0, 1) for seat, ls in losses.items()},
-    }
-    if par:
-        contracts = None if par is True else par
-        table = par_table(record, contracts)
-        result["par"] = [[t, s, v] for (t, s), v in sorted(table.items())]
-    return result
+    total = len(record.actions)
+    _progress(analysis, total_steps=total)
+    analysis.total_steps = total
+    return analyse_record(
+        record,
+        seed=deal_row.pk,
+        samples=samples,
+        exact_tricks=exact_tricks,
+        par=par,
+        progress=lambda done: _progress(analysis, done_steps=done),
+        ready=(lambda values: _store_ready(analysis, values)) if ready and par else None,
+    )

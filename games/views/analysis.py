@@ -1,7 +1,7 @@
 """Deal analyses on the site: asking for one deal's or a whole match's,
-their progress (polled by htmx every 2 s while queued or running), and what the
-replay and match pages show of them. Nothing of a deal still being played, for
-anybody (the replay's rule)."""
+their progress (polled by htmx every 2 s while queued or running, or done but
+for its par table), and what the replay and match pages show of them. Nothing
+of a deal still being played, for anybody (the replay's rule)."""
 
 from __future__ import annotations
 
@@ -50,8 +50,14 @@ def analysis_status(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if waits_for_analyst(analysis):  # e.g. the embedded analyst died: start one
         analyst.wake()
     response = render(request, "games/_analysis_status.html", {"analysis": analysis, "deal": deal})
-    if analysis is not None and analysis.status == DealAnalysis.Status.DONE:
-        response["HX-Refresh"] = "true"  # the values appear with the page
+    # The page asking shows the values already, only its par table pending (P-47).
+    shown = request.GET.get("shown") == "values"
+    if (
+        analysis is not None
+        and analysis.status == DealAnalysis.Status.DONE
+        and not (shown and analysis.par_pending)
+    ):
+        response["HX-Refresh"] = "true"  # the values, or the par table, appear with the page
     return response
 
 
@@ -216,6 +222,7 @@ def replay_context(
         result, len(deal.actions), step, {s["step"]: s["mark"] for s in marked}, labels
     )
     context["par"] = _par_rows(result, names)
+    context["par_pending"] = analysis.par_pending
     return context
 
 

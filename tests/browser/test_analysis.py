@@ -103,3 +103,44 @@ def test_a_whole_match_is_analysed_from_its_page_on_desktop_and_phone(new_page, 
         )
     desktop.locator('[data-deal-analysis="1"] a[data-replay-link]').click()
     desktop.locator('[data-analysis] [data-analysis-status="done"]').wait_for()
+
+
+#: The analysis of ANALYSE as it stands while its par table is computed.
+PAR_PENDING = """
+from games.models import DealAnalysis
+analysis = DealAnalysis.objects.latest("pk")
+result = {k: v for k, v in analysis.result.items() if k != "par"}
+DealAnalysis.objects.filter(pk=analysis.pk).update(result={**result, "par_pending": True})
+"""
+
+#: Its par table arrives (as the analyst stores it).
+PAR_ARRIVES = """
+from games.models import DealAnalysis
+from engine.solver.solve import par_table
+analysis = DealAnalysis.objects.latest("pk")
+table = par_table(analysis.deal.record(), [(0, 0)])
+result = {k: v for k, v in analysis.result.items() if k != "par_pending"}
+result["par"] = [[t, s, v] for (t, s), v in sorted(table.items())]
+DealAnalysis.objects.filter(pk=analysis.pk).update(result=result)
+"""
+
+
+def test_the_par_table_appears_by_itself_once_computed(new_page, blot_server):
+    out = manage(blot_server.env, "shell", "-c", FINISH_ONE_DEAL).split()
+    match_id, number = int(out[-3]), int(out[-2])
+    manage(blot_server.env, "shell", "-c", ANALYSE)
+    manage(blot_server.env, "shell", "-c", PAR_PENDING)
+    page = new_page(PHONE)
+    page.goto(f"/matches/{match_id}/deals/{number}/replay/")
+    # Readable already: accuracy and graph, the par table said to be on its way.
+    assert page.locator("[data-accuracy]").count() >= 1
+    assert page.locator("svg[data-analysis-graph]").is_visible()
+    assert page.locator("[data-par-pending]").is_visible()
+    assert page.locator("[data-par-table]").count() == 0
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width} px wide"
+    manage(blot_server.env, "shell", "-c", PAR_ARRIVES)
+    # The 2 s poll sees the par table stored and reloads the page with it.
+    page.locator("[data-par-table]").wait_for(state="attached")
+    assert page.locator("[data-par-pending]").count() == 0
+    assert page.locator("[data-accuracy]").count() >= 1

@@ -22,6 +22,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from engine import deal_analysis
 from engine.solver.solve import par_table
 from games.live.conduct import analyst
 from games.models import DealAnalysis
@@ -35,6 +36,7 @@ from games.services.analysis import (
     claim_next,
     request_analysis,
     run_next,
+    waits_for_analyst,
 )
 from games.services.matches import finish_deal
 from tests.site.conftest import client_for, play_out
@@ -456,3 +458,97 @@ def test_an_analysis_stored_before_the_units_were_shared_says_so(belote_match, a
     html = Client().get(replay(deal, first)).content.decode()
     assert 'data-analysis-units="mixed"' in html
     assert "Honest value in deal points; with all cards known in card points." in html
+
+
+def status_url(deal, shown: bool = False) -> str:
+    url = reverse("deal_analysis_status", args=[deal.match_id, deal.number])
+    return url + "?shown=values" if shown else url
+
+
+def test_the_analysis_is_readable_while_its_par_table_is_computed(
+    belote_match, alice, monkeypatch
+):
+    deal = finished(belote_match)
+    request_analysis(alice, deal)
+    seen: dict[str, object] = {}
+    real_par_table = deal_analysis.par_table
+
+    def par_table_watched(*args, **kwargs):
+        # What a player sees while the analyst computes the par table.
+        reader = client_for(alice)
+        seen["stored"] = DealAnalysis.objects.get(deal=deal)
+        seen["page"] = reader.get(replay(deal)).content.decode()
+        seen["poll_of_a_page_with_values"] = reader.get(status_url(deal, shown=True))
+        seen["poll_of_a_waiting_page"] = reader.get(status_url(deal))
+        return real_par_table(*args, **kwargs)
+
+    monkeypatch.setattr(deal_analysis, "par_table", par_table_watched)
+    run_next(samples=2, exact_tricks=1, par=[(0, 0)])
+
+    stored = seen["stored"]
+    assert stored.status == "done" and stored.par_pending and stored.percent == 100
+    page = seen["page"]
+    assert "data-accuracy" in page and "data-analysis-graph" in page
+    assert "data-par-pending" in page and "data-par-table" not in page
+    assert 'data-analysis-status="done"' in page and "shown=values" in page  # it polls
+    assert "HX-Refresh" not in seen["poll_of_a_page_with_values"]
+    assert seen["poll_of_a_waiting_page"]["HX-Refresh"] == "true"  # values to show
+
+    final = DealAnalysis.objects.get(deal=deal)
+    assert not final.par_pending and "par_pending" not in final.result
+    # The values shown first are the values kept: the par table is only added.
+    first = {k: v for k, v in stored.result.items() if k != "par_pending"}
+    assert {k: v for k, v in final.result.items() if k != "par"} == first
+    assert final.result["par"] == [[0, 0, par_table(deal.record(), [(0, 0)])[(0, 0)]]]
+    reader = client_for(alice)
+    assert reader.get(status_url(deal, shown=True))["HX-Refresh"] == "true"
+    page = reader.get(replay(deal)).content.decode()
+    assert "data-par-table" in page and "data-par-pending" not in page
+    assert "shown=values" not in page  # nothing more to wait for
+
+
+def test_a_failed_par_table_leaves_the_analysis_shown_without_one(
+    belote_match, alice, monkeypatch
+):
+    deal = finished(belote_match)
+    request_analysis(alice, deal)
+
+    def par_table_failing(*args, **kwargs):
+        raise RuntimeError("par table failed")
+
+    monkeypatch.setattr(deal_analysis, "par_table", par_table_failing)
+    run_next(samples=2, exact_tricks=1, par=[(0, 0)])
+    stored = DealAnalysis.objects.get(deal=deal)
+    assert stored.status == "done" and not stored.par_pending and "par" not in stored.result
+    page = client_for(alice).get(replay(deal)).content.decode()
+    assert "data-accuracy" in page and "data-par-pending" not in page
+
+
+def test_a_par_table_whose_analyst_died_is_done_again(belote_match, alice):
+    deal = finished(belote_match)
+    request_analysis(alice, deal)
+    fast_run()
+    shown = DealAnalysis.objects.get(deal=deal)
+    DealAnalysis.objects.filter(pk=shown.pk).update(
+        result={**shown.result, "par_pending": True},
+        beat_at=timezone.now() - STALE_AFTER - timedelta(seconds=1),
+    )
+    shown.refresh_from_db()
+    assert shown.par_pending and waits_for_analyst(shown)
+    again = fast_run()
+    assert again is not None and again.pk == shown.pk and again.claim == shown.claim + 1
+    stored = DealAnalysis.objects.get(pk=shown.pk)
+    assert stored.status == "done" and not stored.par_pending
+    assert stored.result["steps"] == shown.result["steps"]
+
+
+def test_a_par_table_being_computed_is_not_taken_from_its_analyst(belote_match, alice):
+    deal = finished(belote_match)
+    request_analysis(alice, deal)
+    fast_run()
+    shown = DealAnalysis.objects.get(deal=deal)
+    DealAnalysis.objects.filter(pk=shown.pk).update(
+        result={**shown.result, "par_pending": True}, beat_at=timezone.now()
+    )
+    assert fast_run() is None
+    assert DealAnalysis.objects.get(pk=shown.pk).par_pending
