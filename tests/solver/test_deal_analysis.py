@@ -106,7 +106,14 @@ def _contracts(record: DealRecord) -> list[tuple[int, int]]:
 
 
 # Deals whose par tables are among the cheapest to solve (the suite has no time to spare).
-@pytest.mark.parametrize(("variant", "seed"), [("belote", 5), ("belote", 0), ("open_blot", 2)])
+@pytest.mark.parametrize(
+    ("variant", "seed"),
+    [
+        ("belote", 5),
+        ("belote", 0),
+        pytest.param("open_blot", 2, marks=pytest.mark.whole_deal_solves),
+    ],
+)
 def test_the_shared_solvers_report_the_values_of_separate_ones(variant: str, seed: int) -> None:
     record = normal_deal(variant, random.Random(seed)).to_record()
     contracts = _contracts(record)
@@ -116,6 +123,7 @@ def test_the_shared_solvers_report_the_values_of_separate_ones(variant: str, see
     assert sum("exact" in step for step in got["steps"]) == 32 and len(got["par"]) == 2
 
 
+@pytest.mark.whole_deal_solves
 def test_a_whole_deal_with_its_par_table_is_analysed_as_before() -> None:
     # Every card's exact values and the whole par table (Open Blot: five trumps),
     # the played contract's solver shared by the cards and the table.
