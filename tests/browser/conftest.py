@@ -49,7 +49,9 @@ def blot_server(tmp_path_factory) -> Iterator[Server]:
         STATIC_ROOT=str(folder / "static"),
         **SERVER_SETTINGS,
     )
-    manage(env, "migrate", "--noinput")
+    # The limit is there to end a hang, not to time the migration: beside other
+    # work on two cores a fresh migrate has taken over two minutes.
+    manage(env, "migrate", "--noinput", timeout=900)
     server = start_daphne(env, folder / "daphne.log")
     try:
         yield server
@@ -96,6 +98,12 @@ def browser():
             chromium.close()
 
 
+#: How long a page may take to show what a test waits for. It only matters when
+#: something never comes: beside other work on two cores a page has taken over
+#: 20 s to load, and a test must fail for what it checks, not for a busy machine.
+WAIT_MS = 60_000
+
+
 @pytest.fixture
 def new_page(browser, blot_server: Server) -> Iterator[Callable[[], object]]:
     """Open a page in a fresh browser context (its own cookies: another person)."""
@@ -105,7 +113,7 @@ def new_page(browser, blot_server: Server) -> Iterator[Callable[[], object]]:
         context = browser.new_context(
             base_url=blot_server.url, viewport=viewport or {"width": 1200, "height": 900}
         )
-        context.set_default_timeout(20_000)
+        context.set_default_timeout(WAIT_MS)
         context.add_init_script(RECORDER_JS)
         contexts.append(context)
         return context.new_page()

@@ -395,6 +395,14 @@ class TablePage:
     def check_legal(self) -> None:
         """The buttons on the page are exactly the engine's legal moves for the viewer."""
         live = self.db.live_deal(self.table_id)
+        # The database may be a frame ahead of the page (a change committed, its
+        # frame still on the way): compare once the page shows that version.
+        self.page.wait_for_function(
+            "v => Number(document.getElementById('table-root').dataset.version) >= v",
+            arg=live.version,
+        )
+        if self.version() > live.version:
+            live = self.db.live_deal(self.table_id)
         assert live.version == self.version(), (
             f"the page shows version {self.version()} with seat {self.attr('data-to-act')} "
             f"to act; the database has version {live.version} with seat "
