@@ -97,68 +97,17 @@ def _match_score(
 
 
 def _result_view(deal: Deal, names: dict[int, str], variant: str) -> dict[str, Any] | None:
+    """The finished deal's result as the table shows it until the next deal."""
     result = deal.result
     if not result:
         return None
     outcome_labels = {"made": _("made"), "inside": _("inside"), "litige": _("litige")}
-    taker = names.get(result["taker"]) if result.get("taker") is not None else None
-    sentences = {
-        "made": _("%(name)s made the contract."),
-        "inside": _("%(name)s went inside."),
-        "litige": _("Litige: the points in dispute are held for the next deal."),
-    }
-    outcome = result.get("outcome") or ""
-    sides = side_names(variant, names)
-    capot = result.get("capot")
-    capot_sentence = None
-    if capot is not None:
-        capot_sentence = (
-            _("Capot: %(side)s won every trick.")
-            if variant == "belote"
-            else _("Kapout: %(side)s won every trick.")
-        ) % {"side": sides[capot]}
-    summary = sentences[outcome] % {"name": taker} if outcome in sentences else ""
-    contract = result.get("contract")
-    multiplier_sentence = None
-    if contract:
-        # A coinche deal: the contract in words, made or failed, and its doubling.
-        words = {
-            "contract": contract_name(
-                contract["value"], auction.trump_code(contract["trump"])
-            ),
-            "name": names.get(contract["taker"], "?"),
-        }
-        summary = (
-            _("%(name)s made the contract %(contract)s.")
-            if outcome == "made"
-            else _("%(name)s failed the contract %(contract)s.")
-        ) % words
-        if contract.get("multiplier", 1) >= 4:
-            multiplier_sentence = _("Surcoinched: the points are multiplied by four.")
-        elif contract.get("multiplier", 1) >= 2:
-            multiplier_sentence = _("Coinched: the points are doubled.")
-    belote = result.get("belote")
-    # Belote is 20 for a side, or (all-trump) 20 per suit whose king and queen
-    # one of its players held: the side of each, in a list.
-    belote_sides = [] if belote is None else (belote if isinstance(belote, list) else [belote])
-    belote_points = [20 * belote_sides.count(side) for side in (0, 1)] if belote_sides else None
     return {
-        "summary": summary,
-        "multiplier_sentence": multiplier_sentence,
-        "belote_points": belote_points,
-        "trump_sentence": _("No trump.")
-        if result.get("trump") == "NT"
-        else _("All trump.")
-        if result.get("trump") == "AT"
-        else sentence(
-            _("Trump: %(suit)s."),
-            suit=format_html(
-                '<span class="suit-{}">{}</span>',
-                suit_color(result.get("trump")),
-                trump_label(result.get("trump")),
-            ),
-        ),
-        "capot_sentence": capot_sentence,
+        "summary": _summary(result, names),
+        "multiplier_sentence": _multiplier_sentence(result),
+        "belote_points": _belote_points(result.get("belote")),
+        "trump_sentence": _trump_sentence(result.get("trump")),
+        "capot_sentence": _capot_sentence(result.get("capot"), names, variant),
         "number": deal.number,
         "replay_url": reverse("deal_replay", args=[deal.match_id, deal.number]),
         "void": result["void"],
@@ -187,6 +136,69 @@ def _result_view(deal: Deal, names: dict[int, str], variant: str) -> dict[str, A
             for d in result.get("declarations") or []
         ],
     }
+
+
+def _summary(result: dict[str, Any], names: dict[int, str]) -> str:
+    """How the deal went for its taker; a coinche deal's contract in words."""
+    outcome = result.get("outcome") or ""
+    contract = result.get("contract")
+    if contract:
+        words = {
+            "contract": contract_name(contract["value"], auction.trump_code(contract["trump"])),
+            "name": names.get(contract["taker"], "?"),
+        }
+        return (
+            _("%(name)s made the contract %(contract)s.")
+            if outcome == "made"
+            else _("%(name)s failed the contract %(contract)s.")
+        ) % words
+    sentences = {
+        "made": _("%(name)s made the contract."),
+        "inside": _("%(name)s went inside."),
+        "litige": _("Litige: the points in dispute are held for the next deal."),
+    }
+    taker = names.get(result["taker"]) if result.get("taker") is not None else None
+    return sentences[outcome] % {"name": taker} if outcome in sentences else ""
+
+
+def _multiplier_sentence(result: dict[str, Any]) -> str | None:
+    """A coinche deal's doubling, if it was coinched."""
+    contract = result.get("contract")
+    if not contract:
+        return None
+    if contract.get("multiplier", 1) >= 4:
+        return _("Surcoinched: the points are multiplied by four.")
+    if contract.get("multiplier", 1) >= 2:
+        return _("Coinched: the points are doubled.")
+    return None
+
+
+def _capot_sentence(capot: int | None, names: dict[int, str], variant: str) -> str | None:
+    if capot is None:
+        return None
+    return (
+        _("Capot: %(side)s won every trick.")
+        if variant == "belote"
+        else _("Kapout: %(side)s won every trick.")
+    ) % {"side": side_names(variant, names)[capot]}
+
+
+def _belote_points(belote: int | list[int] | None) -> list[int] | None:
+    """Belote is 20 for a side, or (all-trump) 20 per suit whose king and queen
+    one of its players held: the side of each, in a list."""
+    belote_sides = [] if belote is None else (belote if isinstance(belote, list) else [belote])
+    return [20 * belote_sides.count(side) for side in (0, 1)] if belote_sides else None
+
+
+def _trump_sentence(trump: str | None) -> str:
+    if trump == "NT":
+        return _("No trump.")
+    if trump == "AT":
+        return _("All trump.")
+    return sentence(
+        _("Trump: %(suit)s."),
+        suit=format_html('<span class="suit-{}">{}</span>', suit_color(trump), trump_label(trump)),
+    )
 
 
 def _unrated(match: Match) -> dict[str, str] | None:
