@@ -1,4 +1,6 @@
-"""The coinche auction and Belote's announcements as the live table draws them.
+"""The bidding as the live table draws it: Belote's and Open Blot's classic
+bidding (take or pass the proposed card, then choose a trump), the coinche
+auction, the contract, and Belote's announcements.
 
 Everything here is read from one seat's observation (``engine.observe``): the
 public auction, the contract, the announcements made (their cards only once the
@@ -9,22 +11,25 @@ alone decides whether it is allowed.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import TRUMP_CODES
+from engine.cards import NO_TRUMP, TRUMP_CODES
 from engine.observe import Observation
 from games.labels import (
     CAPOT_BID,
+    bid_label,
     call_label,
     coinche_contract_label,
+    contract_label,
     contract_name,
     kind_label,
     trump_label,
 )
 from games.live.draw import drawing
+from games.live.draw.cards import card_view, move_vals
+from games.live.draw.viewing import DealSeen
 
 _ = drawing.text
 
@@ -33,10 +38,82 @@ TRUMP_ORDER = ("C", "D", "H", "S", "AT", "NT")
 RED_TRUMPS = ("D", "H")
 #: Keys for the auction's calls (shown on the buttons).
 CALL_KEYS = {"pass": "p", "coinche": "c", "surcoinche": "s"}
+#: Every bidding call, classic or coinche: said aloud as "Name: call."
+CALL_TYPES = ("pass", "take", "choose", "bid", "coinche", "surcoinche")
+#: Keys for the bidding buttons (shown on them): P pass, T take, the suit's
+#: letter to choose it, N for no trump.
+BID_KEYS = {"pass": "p", "take": "t"}
 
 
-def _vals(data: dict[str, Any]) -> str:
-    return json.dumps(data, separators=(",", ":"))
+def bidding_context(seen: DealSeen, names: dict[int, str]) -> dict[str, Any]:
+    """The bidding: the coinche auction box (or, once over, its log) and
+    contract, the proposed card, the trump and taker, and the viewer's bidding
+    buttons and the bids so far in classic bidding."""
+    obs, legal, version = seen.obs, seen.legal, seen.version
+    coinche = is_coinche(obs)
+    coinche_contract = contract_view(obs, names) if coinche else None
+    return {
+        "coinche": coinche,
+        "auction": auction_view(obs, names, legal, version, seen.my_turn)
+        if coinche and (obs.phase == "bidding" or obs.history)
+        else None,
+        "coinche_contract": coinche_contract,
+        # Once the auction is over it stays readable below the felt.
+        "auction_log": auction_view(obs, names, [], version, False)
+        if coinche and obs.phase != "bidding"
+        else None,
+        "proposed": None
+        if obs.proposed is None or obs.phase != "bidding"
+        else card_view(obs.proposed),
+        "trump": None if obs.trump is None else trump_label(TRUMP_CODES[obs.trump]),
+        "trump_red": obs.trump in (1, 2),
+        "taker_name": None if obs.taker is None else names.get(obs.taker),
+        "contract": coinche_contract["label"]
+        if coinche_contract is not None
+        else contract_label(obs.trump, None if obs.taker is None else names.get(obs.taker)),
+        "bids": [
+            {
+                "label": bid_words(a),
+                "action": a.type,
+                "trump": a.to_dict().get("trump", ""),
+                "red": a.type == "choose" and a.trump in (1, 2),
+                "key": _bid_key(a),
+                "vals": move_vals({**a.to_dict(), "version": version}),
+            }
+            for a in legal
+            # The coinche auction's pass is in its own box.
+            if a.type in ("pass", "take", "choose") and not coinche
+        ],
+        "history_bids": _bids_so_far(obs, names),
+    }
+
+
+def bid_words(action: Any) -> str:
+    """A bidding call in words."""
+    if action.type in ("bid", "coinche", "surcoinche"):
+        data = action.to_dict()
+        return call_label(action.type, data.get("value"), data.get("trump"))
+    return bid_label(action.type, action.trump)
+
+
+def _bid_key(action: Any) -> str:
+    if action.type in BID_KEYS:
+        return BID_KEYS[action.type]
+    if action.type == "choose":
+        return "n" if action.trump == NO_TRUMP else TRUMP_CODES[action.trump].lower()
+    return ""
+
+
+def _bids_so_far(obs: Observation, names: dict[int, str]) -> list[str]:
+    out: list[str] = []
+    if is_coinche(obs):
+        return out  # the auction box shows the calls
+    for a in obs.history:
+        if a.type in ("pass", "take", "choose"):
+            out.append(
+                _("%(name)s: %(bid)s") % {"name": names.get(a.seat, "?"), "bid": bid_words(a)}
+            )
+    return out
 
 
 def trump_code(raw: Any) -> str:
@@ -145,7 +222,7 @@ def auction_view(
                     "red": code in RED_TRUMPS,
                     "order": TRUMP_ORDER.index(code) if code in TRUMP_ORDER else 9,
                     "name": contract_name(int(data["value"]), code),
-                    "vals": _vals({**data, "version": version}),
+                    "vals": move_vals({**data, "version": version}),
                 }
             )
         elif action.type in CALL_KEYS:
@@ -154,7 +231,7 @@ def auction_view(
                     "action": action.type,
                     "key": CALL_KEYS[action.type],
                     "label": call_label(action.type),
-                    "vals": _vals({**action.to_dict(), "version": version}),
+                    "vals": move_vals({**action.to_dict(), "version": version}),
                 }
             )
     view["values"] = [

@@ -1,21 +1,77 @@
-"""A card drawn at the live table: a button that plays it, or a picture.
+"""A card at the live table: what is known of it (:func:`card_view`), and how it
+is drawn, a button that plays it or a picture (:func:`live_card`).
 
-Built in Python rather than with an included template: a table draws up to twenty
+Drawn in Python rather than with an included template: a table draws up to twenty
 cards per viewpoint per move, and an include per card was a third of the cost of
 drawing a frame.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Iterable
 from functools import cache
+from typing import Any
 
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from engine.cards import CODES, PLAIN_STRENGTH, STRENGTH, SUITS, Card
+from engine.cards import card as card_of
+from games.labels import SUIT_SYMBOLS
+
+RANK_LABELS = ("7", "8", "9", "10", "J", "Q", "K", "A")
+#: Hand order: alternate colours (♠ ♥ ♣ ♦), strongest first within a suit.
+HAND_SUIT_ORDER = (3, 2, 0, 1)
+
+
+def move_vals(data: dict[str, Any]) -> str:
+    """A move as a button sends it (its ``hx-vals``)."""
+    return json.dumps(data, separators=(",", ":"))
+
+
+def playable_at(condition: bool, version: int) -> int | None:
+    """The table version a card is played at, if it may be played now."""
+    return version if condition else None
+
+
+def card_view(card: Card, play_version: int | None = None) -> dict[str, Any]:
+    """A card to draw; with ``play_version`` it is drawn as a button that plays it."""
+    suit = card >> 3
+    view: dict[str, Any] = {
+        "code": CODES[card],
+        "rank": RANK_LABELS[card & 7],
+        "suit": SUIT_SYMBOLS[SUITS[suit]],
+        "red": suit in (1, 2),
+        "court": card & 7 in (4, 5, 6),
+        "playable": play_version is not None,
+    }
+    if play_version is not None:
+        view["vals"] = move_vals({"type": "play", "card": CODES[card], "version": play_version})
+    return view
+
+
+def code_view(code: str) -> dict[str, Any]:
+    """A card to draw, from its code."""
+    return card_view(card_of(code))
+
+
+def _hand_key(trump: int | None) -> Callable[[Card], tuple[int, int]]:
+    def key(c: Card) -> tuple[int, int]:
+        strength = STRENGTH[trump][c] if trump is not None else PLAIN_STRENGTH[c & 7]
+        return HAND_SUIT_ORDER.index(c >> 3), -strength
+
+    return key
+
+
+def sorted_hand(cards: Iterable[Card], trump: int | None) -> list[Card]:
+    """A hand in the table's order: alternate colours, strongest first."""
+    return sorted(cards, key=_hand_key(trump))
+
 
 def live_card(card: dict, dim: bool = False) -> str:
-    """A card at the live table (a ``render.card_view``): a button that plays it
+    """A card at the live table (a :func:`card_view`): a button that plays it
     when ``card.playable``, else a picture."""
     if card["playable"]:
         return format_html(

@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 from django.urls import get_script_prefix
 from django.urls import reverse as django_reverse
 
+from games.live.draw.viewing import MatchState
 from games.models import Match, Participant, Rematch, Seat, Table
 from games.services.seating import prefill_new_table
 
@@ -28,6 +29,25 @@ def reverse(name: str, args: list[int] | tuple[int, ...] = ()) -> str:
     """A table's action URL, reversed once per process: every viewpoint of every
     move draws them, and reversing was a twentieth of drawing a frame."""
     return _reverse(name, tuple(args), get_script_prefix())
+
+
+def match_actions_context(table: Table, seat: int | None, state: MatchState) -> dict[str, Any]:
+    """What the viewer may do about the match (:func:`view`), and the way back to
+    its tournament's page."""
+    match = state.match
+    context: dict[str, Any] = {
+        "match_actions": view(
+            table,
+            match,
+            seat,
+            seats=state.seat_rows,
+            participants=state.participants,
+            resigned=state.resigned,
+        )
+    }
+    if match.tournament_id is not None:
+        context["tournament_url"] = reverse("tournament", args=[match.tournament_id])
+    return context
 
 
 def view(
