@@ -29,7 +29,7 @@ from games import access
 from games.labels import bid_label, call_label, contract_label, kind_label, trump_label
 from games.live.draw import auction as auction_draw
 from games.live.draw import drawing
-from games.live.draw.render import card_view, sorted_hand
+from games.live.draw.cards import card_view, sorted_hand
 from games.views.analysis import choice_label, replay_context
 
 

@@ -31,9 +31,6 @@ from games.live.draw import (
     viewing,
 )
 
-# What the replay pages draw their cards with, as they import it from here.
-from games.live.draw.cards import card_view as card_view
-from games.live.draw.cards import sorted_hand as sorted_hand
 from games.live.draw.viewing import once
 from games.models import Match, Table
 
