@@ -11,8 +11,9 @@ way: a word to translate is written ``{{ _("Your turn") }}`` (which
 ``makemessages`` finds in a template as it does in Django's), and a sentence
 with placeholders ``{{ _("Deal %(n)s") % {"n": deal.number} }}``; the
 translated sentence is trusted, what fills it is escaped. Plural sentences are
-made in Python (``render`` and the builders of the table's parts), where ``ngettext`` is found. A missing name draws
-as nothing, as in Django, and numbers are never localised.
+made in Python (``render`` and the builders of the table's parts), where
+``ngettext`` is found. A missing name draws as nothing, as in Django, and numbers
+are never localised.
 """
 
 from __future__ import annotations

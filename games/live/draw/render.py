@@ -30,7 +30,6 @@ from games.live.draw import (
     turn,
     viewing,
 )
-
 from games.live.draw.viewing import once
 from games.models import Match, Table
 
