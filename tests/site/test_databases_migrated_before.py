@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import SystemCheckError
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.loader import MigrationLoader
@@ -51,3 +53,17 @@ def test_a_new_database_records_the_same_names_as_one_migrated_before():
     """The test database was made by migrate with the new initial migration."""
     recorded = MigrationRecorder(connection).migration_qs.filter(app="games")
     assert sorted(recorded.values_list("name", flat=True)) == sorted(OLD_CHAIN)
+
+
+@pytest.mark.parametrize("applied", [10, 26, 1])
+def test_a_database_part_way_through_the_old_chain_is_stopped_before_migrating(applied):
+    """Django would take games for an app without migrations and leave its schema
+    half-built; migrate runs the database checks first."""
+    recorded_games_migrations(OLD_CHAIN[:applied])
+    with pytest.raises(SystemCheckError, match=f"applied {applied} of the 27 games migrations"):
+        call_command("check", "--database", "default")
+
+
+def test_a_database_with_the_whole_old_chain_passes_the_checks():
+    recorded_games_migrations(OLD_CHAIN)
+    call_command("check", "--database", "default")
