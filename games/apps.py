@@ -11,7 +11,10 @@ class GamesConfig(AppConfig):
         # Imported for what importing connects: the profile signal, and the live
         # layer's listener for the services' "this table changed".
         import games.live.deliver.chat  # noqa: F401 - the chat's listener
-        from games import signals  # noqa: F401
+        from games import (
+            checks,  # noqa: F401 - registers the database checks
+            signals,  # noqa: F401
+        )
         from games.live.deliver import (
             notify,  # noqa: F401
             person,  # noqa: F401

@@ -220,12 +220,11 @@ def marker_label(value: str) -> str:
     return str(MARKERS.get(value, value))
 
 
-#: The rule sets the site ships with (games/migrations/0002_default_rule_sets.py),
-#: named in the reader's language; a rule set an admin made keeps its own name.
+#: The rule sets the site ships with (games/migrations/0001_initial.py), named in
+#: the reader's language; a rule set an admin made keeps its own name.
 BUILT_IN_RULE_SETS = {
     "Belote (standard)": gettext_lazy("Belote (standard)"),
     "Open Blot (standard)": gettext_lazy("Open Blot (standard)"),
-    # games/migrations/0021_coinche_rule_sets_and_games.py
     "Belote with announcements": gettext_lazy("Belote with announcements"),
     "Coinche": gettext_lazy("Coinche"),
 }

@@ -42,10 +42,7 @@ def _default_rule_sets(request) -> None:
     request.getfixturevalue("transactional_db" if transactional else "db")
     from django.apps import apps
 
-    importlib.import_module("games.migrations.0002_default_rule_sets").create_defaults(apps, None)
-    importlib.import_module("games.migrations.0021_coinche_rule_sets_and_games").create_rule_sets(
-        apps, None
-    )
+    importlib.import_module("games.migrations.0001_initial").create_built_in_rule_sets(apps, None)
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,7 @@ class Variant(models.TextChoices):
 #: since a rating earned in one does not say how someone plays the other.
 COINCHE = "coinche"
 #: The built-in rule set a coinche game is played with
-#: (games/migrations/0021_coinche_rule_sets_and_games.py).
+#: (games/migrations/0001_initial.py).
 COINCHE_RULE_SET = "Coinche"
 
 

@@ -91,7 +91,7 @@ def lobby(request: HtmxRequest) -> HttpResponse:
 
 
 #: The built-in rule set of the lobby's "Belote with announcements" quick button
-#: (games/migrations/0021_coinche_rule_sets_and_games.py).
+#: (games/migrations/0001_initial.py).
 ANNOUNCEMENTS_RULE_SET = "Belote with announcements"
 
 #: Where the lobby remembers the bot level last picked for quick play.
