@@ -20,21 +20,21 @@ import games.models.tables
 
 #: The built-in rule sets, created in this order (their ids on a new database are
 #: those of the databases made before): name, variant, overrides, description,
-#: preselected for its variant. The descriptions are stored as the rows were first
-#: written: data, not prose (an admin may edit them).
+#: preselected for its variant. A description is data an admin may edit: a
+#: database made before keeps the one it stored.
 BUILT_IN_RULE_SETS = [
     (
         "Belote (standard)",
         "belote",
         {},
-        "Classic team Belote with the RULES.md defaults.",
+        "Classic team Belote with the default rules.",
         True,
     ),
     (
         "Open Blot (standard)",
         "open_blot",
         {},
-        "Open Blot with the RULES.md defaults.",
+        "Open Blot with the default rules.",
         True,
     ),
     (
