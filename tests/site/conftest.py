@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games.models import Deal, RuleSetConfig, Table
+from games.services import pools
 from games.services import tables as table_services
 from games.services.matches import deal_next, finish_deal
 
@@ -19,6 +21,16 @@ PASSWORD = "a-long-enough-Passw0rd"
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _polls_outlast_a_busy_machine(monkeypatch) -> None:
+    """A join counts as a poll of the waiting page, and a pairing pass seats only
+    people polled within ``pools.POLL_GRACE`` (3 s) or holding a socket. On a
+    loaded machine more than 3 s can pass between a test's join and its pass, so
+    here the grace is a minute; the tests of the grace itself age their polls by
+    ``pools.POLL_GRACE``, whatever it is."""
+    monkeypatch.setattr(pools, "POLL_GRACE", timedelta(minutes=1))
 
 
 @pytest.fixture

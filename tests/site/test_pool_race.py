@@ -14,9 +14,8 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.utils import timezone
 
-from games.models import PoolEntry, Presence, RuleSetConfig, Seat, Table
+from games.models import PoolEntry, RuleSetConfig, Seat, Table
 from games.services import pools
 
 pytestmark = [
@@ -56,16 +55,8 @@ def race(step: Callable[[], int], n: int) -> list[int]:
 
 
 def people(count: int) -> list:
-    """``count`` people, each with the page open (a live socket), so that pairing
-    finds them there however long the joins take on a busy machine."""
     make = get_user_model().objects.create_user
-    users = [make(username=f"p{i}", password="x") for i in range(count)]
-    now = timezone.now()
-    Presence.objects.bulk_create(
-        Presence(channel_name=f"page-{u.pk}", user=u, connected_at=now, last_seen=now)
-        for u in users
-    )
-    return users
+    return [make(username=f"p{i}", password="x") for i in range(count)]
 
 
 def seated_once(users) -> None:
