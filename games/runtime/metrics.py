@@ -140,11 +140,17 @@ class FrameSends:
         self.close_older_than(now - LAST_VIEWER_WINDOW_S)
 
     def close_older_than(self, moment: float) -> None:
-        for key, (first, slowest) in list(self._open.items()):
-            if first <= moment:
-                del self._open[key]
-                move_to_last_viewer.observe(slowest)
-                self._closed[key] = None
+        # Moves are kept in the order of their first send, so the ones to close
+        # are at the front: a send costs the moves it closes, not every open one
+        # (a hundred busy tables keep a few hundred open).
+        while self._open:
+            key = next(iter(self._open))
+            first, slowest = self._open[key]
+            if first > moment:
+                break
+            del self._open[key]
+            move_to_last_viewer.observe(slowest)
+            self._closed[key] = None
         while len(self._closed) > 4096:
             del self._closed[next(iter(self._closed))]
 

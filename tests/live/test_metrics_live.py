@@ -78,3 +78,20 @@ async def test_a_moves_last_send_is_the_slowest_of_its_sends() -> None:
     sends.sent(1, 7, now - 0.050, 100)  # late: its move was closed already
     sends.close_older_than(time.time() + 1)
     assert sample("blot_move_to_last_viewer_send_seconds_count") == before + 1
+
+
+async def test_only_moves_first_sent_before_the_moment_are_closed(monkeypatch) -> None:
+    sends = metrics.FrameSends()
+    clock = [1000.0]
+    monkeypatch.setattr(metrics.time, "time", lambda: clock[0])
+    before = sample("blot_move_to_last_viewer_send_seconds_count")
+    sends.sent(1, 7, 999.99, 100)  # move (1, 7) first sent at 1000
+    clock[0] = 1001.0
+    sends.sent(2, 3, 1000.99, 100)  # move (2, 3) first sent at 1001
+    sends.sent(1, 7, 1000.9, 100)  # a later send of the older move keeps its place
+    sends.close_older_than(1000.5)
+    assert sample("blot_move_to_last_viewer_send_seconds_count") == before + 1
+    sends.close_older_than(1001.0)
+    assert sample("blot_move_to_last_viewer_send_seconds_count") == before + 2
+    sends.close_older_than(1002.0)  # nothing left open
+    assert sample("blot_move_to_last_viewer_send_seconds_count") == before + 2
