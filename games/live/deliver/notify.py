@@ -40,7 +40,10 @@ CONDUCTOR_CHANNEL = "blot-conductor"
 RETRY_FIRST_S = 0.25
 RETRY_MAX_S = 2.0
 #: A publication that takes longer has failed (Redis away can leave a send waiting
-#: on a connection that never comes): the move's thread must not wait on it.
+#: on a connection that never comes): the move's thread must not wait on it. The
+#: sends are awaited under ``asyncio.timeout``, not ``wait_for``: Python 3.11's
+#: ``wait_for``, cancelled (the process stopping), leaves a gather's error unread,
+#: and the garbage collector then logs it as a traceback.
 SEND_TIMEOUT_S = 2.0
 
 
@@ -57,10 +60,8 @@ async def publish_async(
     if moved_at is not None:
         for _, message in sends:
             message["moved_at"] = moved_at
-    await asyncio.wait_for(
-        asyncio.gather(*(layer.group_send(group, message) for group, message in sends)),
-        SEND_TIMEOUT_S,
-    )
+    async with asyncio.timeout(SEND_TIMEOUT_S):
+        await asyncio.gather(*(layer.group_send(group, message) for group, message in sends))
 
 
 async def wake_conductor(table_id: int) -> None:
@@ -104,12 +105,10 @@ async def _tell_people(table_id: int, user_ids: list[int]) -> None:
     if layer is None:
         return
     message = {"type": "table.seat"}
-    await asyncio.wait_for(
-        asyncio.gather(
+    async with asyncio.timeout(SEND_TIMEOUT_S):
+        await asyncio.gather(
             *(layer.group_send(frames.person_group(table_id, u), message) for u in user_ids)
-        ),
-        SEND_TIMEOUT_S,
-    )
+        )
 
 
 def table_changed(
