@@ -60,6 +60,11 @@ async def publish_async(
     if moved_at is not None:
         for _, message in sends:
             message["moved_at"] = moved_at
+    await _send_to_groups(layer, sends)
+
+
+async def _send_to_groups(layer: Any, sends: list[tuple[str, dict[str, Any]]]) -> None:
+    """Each ``(group, message)`` sent, all within :data:`SEND_TIMEOUT_S`."""
     async with asyncio.timeout(SEND_TIMEOUT_S):
         await asyncio.gather(*(layer.group_send(group, message) for group, message in sends))
 
@@ -105,10 +110,7 @@ async def _tell_people(table_id: int, user_ids: list[int]) -> None:
     if layer is None:
         return
     message = {"type": "table.seat"}
-    async with asyncio.timeout(SEND_TIMEOUT_S):
-        await asyncio.gather(
-            *(layer.group_send(frames.person_group(table_id, u), message) for u in user_ids)
-        )
+    await _send_to_groups(layer, [(frames.person_group(table_id, u), message) for u in user_ids])
 
 
 def table_changed(
