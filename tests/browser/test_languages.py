@@ -13,7 +13,12 @@ BOT_DELAY_MS = 150
 
 def switch_language(page, code: str) -> None:
     """Pick a language in the header's switcher (its script submits the form). On
-    a phone the switcher is in the header's menu: open it first."""
+    a phone the switcher is in the header's menu: open it first.
+
+    The page must have loaded first: after a form's redirect the new page's
+    elements are there before its deferred script runs, and a change made then
+    submits nothing."""
+    page.wait_for_load_state("load")
     select = page.locator("header select[name=language]")
     if not select.is_visible():
         page.locator("[data-menu-button]").click()
