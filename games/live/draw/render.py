@@ -126,6 +126,9 @@ def _table_context_basics(table: Table, seat: int | None, match: Match | None) -
         "match": match,
         "version": table.version,
         "format": once("format", lambda: format_label(table.format)),
+        # Django's get_FOO_display rebuilds its choices' lookup at every call.
+        "variant_label": once("variant_label", table.get_variant_display),
+        "status_label": once("status_label", table.get_status_display),
         "trick_pause_ms": table.trick_pause_ms,
         "rated": table.rated,
         "watchers": _fragment("live/_watchers.html", _watchers(_watching(table, seat), oob=False)),
