@@ -26,6 +26,7 @@ from typing import Any
 
 import jinja2
 from django.conf import settings
+from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
@@ -77,19 +78,25 @@ def _join(items: Any, separator: str = "") -> Markup:
     return Markup(escape(separator).join(escape(i) for i in items))
 
 
-#: While :func:`one_language` holds: each message's translation, looked up once
+Words = tuple[dict[str, str], dict[str, Trusted]]
+
+#: While :func:`one_language` holds: its language's translations as looked up
 #: (as text for Python, as markup for the templates).
-_words: ContextVar[tuple[dict[str, str], dict[str, Trusted]] | None] = ContextVar(
-    "blot_live_words", default=None
-)
+_words: ContextVar[Words | None] = ContextVar("blot_live_words", default=None)
+
+#: Each language's translations as looked up, kept for the life of the process:
+#: the catalogues do not change while it runs, and the messages are the code's
+#: own literals, so each language holds at most every message once.
+_by_language: dict[str | None, Words] = {}
 
 
 @contextmanager
 def one_language() -> Iterator[None]:
-    """While several frames are drawn in one language (a move's viewpoints), each
-    message is translated once: a frame says the same words for every seat, and a
-    gettext lookup was a sixth of drawing one."""
-    token = _words.set(({}, {}))
+    """While frames are drawn in one language (a move's viewpoints), each message
+    is translated once per process: every frame says the same words, and a gettext
+    lookup was a sixth of drawing one."""
+    words = _by_language.setdefault(translation.get_language(), ({}, {}))
+    token = _words.set(words)
     try:
         yield
     finally:
@@ -156,3 +163,4 @@ def draw(template: str, context: dict[str, Any]) -> SafeString:
     """``template`` (a name under ``templates/``, e.g. ``live/table.html``) drawn
     with ``context``; the markup is safe to put into another frame."""
     return mark_safe(environment().get_template(template).render(context))
+
