@@ -71,8 +71,9 @@ def _room_for_many_tables(settings) -> None:
 def _fresh_process_caches() -> None:
     """Frames and deal histories are kept per process by ids, and a rolled-back
     test database hands the same ids out again: each test starts with none."""
-    from games.live.draw import frames
+    from games.live.draw import drawing, frames
     from games.live.store import history
 
     frames.cache.clear()
     history.cache.clear()
+    drawing.parts.clear()

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from engine.observe import observe
 from games.live.conduct.conductor import run_due
-from games.live.draw import frames, render
+from games.live.draw import drawing, frames, render
 from games.live.store import presence
 from games.models import Deal, Presence, Seat, Table
 from tests.live.conftest import all_bots, later, live_of, play_as_holder
@@ -334,13 +334,13 @@ def test_it_draws_what_viewpoints_share_once_per_move(
     for index, user in enumerate([bob, carol, make_user("dave")], start=1):
         join_seat(table.pk, user, index)
     drawn: list[str] = []
-    real = render._draw
+    real = drawing.draw
 
     def counting(name, context):
         drawn.append(name)
         return real(name, context)
 
-    monkeypatch.setattr(render, "_draw", counting)
+    monkeypatch.setattr(drawing, "draw", counting)
     _version, by_viewpoint = frames.render_all(table.pk)
     assert len(by_viewpoint) == 4
     # Each player's own seat (their hand) and each seat as the others see it.

@@ -18,6 +18,8 @@ are never localised.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -164,3 +166,42 @@ def draw(template: str, context: dict[str, Any]) -> SafeString:
     with ``context``; the markup is safe to put into another frame."""
     return mark_safe(environment().get_template(template).render(context))
 
+
+class Parts:
+    """The table's parts drawn from plain data (a seat, the part below the felt),
+    kept across moves in this process: most of a move's parts are what the move
+    before drew (the seats that neither moved nor are to move, the last trick
+    until the next one ends), and drawing them again was a fifth of a move's
+    drawing. A part is known by its template, its language and the ``repr`` of
+    its context, so equal keys are equal drawings; a context whose ``repr`` names
+    an object by its address is drawn and not kept (another object may later
+    have that address)."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._kept: OrderedDict[tuple[str, str | None, str], SafeString] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()  # drawn in the loop's threads and the worker's
+
+    def draw(self, template: str, context: dict[str, Any]) -> SafeString:
+        said = repr(context)
+        if " at 0x" in said:
+            return draw(template, context)
+        key = (template, translation.get_language(), said)
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                return found
+        drawn = draw(template, context)
+        with self._lock:
+            self._kept[key] = drawn
+            while len(self._kept) > self._size:
+                self._kept.popitem(last=False)
+        return drawn
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+parts = Parts()

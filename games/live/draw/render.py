@@ -46,16 +46,10 @@ def _draw(template: str, context: dict[str, Any]) -> SafeString:
 
 def _fragment(template: str, context: dict[str, Any]) -> SafeString:
     """A part of the table drawn from ``context`` alone (plain data, no models):
-    while a table's viewpoints are drawn, a part whose context is the same for
-    several of them (the score table, a seat seen by its neighbours) is drawn
-    once. The key is the whole context, so equal keys are equal drawings."""
-    memo = viewing.memo()
-    if memo is None:
-        return _draw(template, context)
-    key = ("fragment", template, repr(context))
-    if key not in memo:
-        memo[key] = _draw(template, context)
-    return memo[key]
+    a part whose context is the same for several viewpoints (the score table, a
+    seat seen by its neighbours), or the same as at the move before, is drawn
+    once (:class:`games.live.draw.drawing.Parts`)."""
+    return drawing.parts.draw(template, context)
 
 
 def render_viewpoints(

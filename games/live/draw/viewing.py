@@ -39,11 +39,6 @@ def sharing(shared: dict[str, Any] | None) -> Iterator[None]:
         _shared.reset(token)
 
 
-def memo() -> dict[Any, Any] | None:
-    """What the viewpoints being drawn share (None: one viewpoint alone)."""
-    return _shared.get()
-
-
 def once(key: str, load: Callable[[], Any]) -> Any:
     """``load()``, once for every viewpoint being drawn together."""
     shared = _shared.get()
