@@ -81,3 +81,18 @@ def test_a_part_known_only_by_an_address_is_not_kept(monkeypatch) -> None:
         drawing.parts.draw("live/_watchers.html", {"label": Nameless("3 watching")})
         drawing.parts.draw("live/_watchers.html", {"label": "3 watching"})
     assert drawn == ["live/_watchers.html"] * 3  # the plain one drawn once, then kept
+
+
+def test_the_drawing_bench_draws_a_whole_deal_and_leaves_nothing_behind(capsys) -> None:
+    import json
+
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    call_command("bench_drawing", reps=1)
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    # At least the auction (all eight passes: the last closes a deal thrown in).
+    assert report["viewpoints"] == 4 and report["moves"] >= 7
+    assert report["fastest_ms_per_move"] > 0
+    assert not Table.objects.exists()
+    assert not get_user_model().objects.filter(username__startswith="bench-drawing-").exists()
