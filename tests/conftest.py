@@ -70,7 +70,8 @@ def _room_for_many_tables(settings) -> None:
 @pytest.fixture(autouse=True)
 def _fresh_process_caches() -> None:
     """Frames and deal histories are kept per process by ids, and a rolled-back
-    test database hands the same ids out again: each test starts with none."""
+    test database hands the same ids out again: each test starts with none, and
+    with none of the table's parts another test drew."""
     from games.live.draw import drawing, frames
     from games.live.store import history
 

@@ -175,7 +175,8 @@ class Parts:
     drawing. A part is known by its template, its language and the ``repr`` of
     its context, so equal keys are equal drawings; a context whose ``repr`` names
     an object by its address is drawn and not kept (another object may later
-    have that address)."""
+    have that address). A part and its key are a few KB: the newest ``size``
+    are kept, about ten per busy table."""
 
     def __init__(self, size: int = 4096) -> None:
         self._kept: OrderedDict[tuple[str, str | None, str], SafeString] = OrderedDict()
