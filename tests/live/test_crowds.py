@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from engine.observe import observe
 from games.live.conduct.conductor import run_due
-from games.live.draw import drawing, frames, render
+from games.live.draw import frames, render
 from games.live.store import presence
 from games.models import Deal, Presence, Seat, Table
 from tests.live.conftest import all_bots, later, live_of, play_as_holder
@@ -323,32 +323,6 @@ def test_it_draws_the_frames_of_a_move_ending_a_deal_or_the_match_exactly_as_a_f
 
 
 @pytest.mark.django_db
-def test_it_draws_what_viewpoints_share_once_per_move(
-    make_table, alice, bob, carol, make_user, monkeypatch
-) -> None:
-    """A seat seen by its three neighbours is drawn once, not three times, and
-    the part below the felt once for all four players."""
-    from games.services.tables import join_seat
-
-    table = make_table(alice, "belote")
-    for index, user in enumerate([bob, carol, make_user("dave")], start=1):
-        join_seat(table.pk, user, index)
-    drawn: list[str] = []
-    real = drawing.draw
-
-    def counting(name, context):
-        drawn.append(name)
-        return real(name, context)
-
-    monkeypatch.setattr(drawing, "draw", counting)
-    _version, by_viewpoint = frames.render_all(table.pk)
-    assert len(by_viewpoint) == 4
-    # Each player's own seat (their hand) and each seat as the others see it.
-    assert drawn.count("live/_seat_body.html") == 8
-    assert drawn.count("live/_more.html") == 1
-    assert drawn.count("live/table.html") == 4
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 @pytest.mark.parametrize("watching", [1, 15])

@@ -25,8 +25,8 @@ def four(make_table, alice, bob, carol, make_user) -> Table:
     return table
 
 
-def seat_bodies_drawn_by(monkeypatch, table_id: int) -> tuple[int, frames.Frames]:
-    """Every frame of the table, and how many seat bodies were drawn for them."""
+def drawn_by(monkeypatch, table_id: int) -> tuple[list[str], frames.Frames]:
+    """Every frame of the table, and the templates drawn for them."""
     drawn: list[str] = []
     real = drawing.draw
 
@@ -37,22 +37,32 @@ def seat_bodies_drawn_by(monkeypatch, table_id: int) -> tuple[int, frames.Frames
     monkeypatch.setattr(drawing, "draw", counting)
     _version, by_viewpoint = frames.render_all(table_id)
     monkeypatch.setattr(drawing, "draw", real)
-    return drawn.count("live/_seat_body.html"), by_viewpoint
+    return drawn, by_viewpoint
+
+
+def test_what_viewpoints_share_is_drawn_once_per_move(four, monkeypatch) -> None:
+    """A seat seen by its three neighbours is drawn once, not three times, and
+    the part below the felt once for all four players."""
+    drawn, by_viewpoint = drawn_by(monkeypatch, four.pk)
+    assert len(by_viewpoint) == 4
+    # Each player's own seat (their hand) and each seat as the others see it.
+    assert drawn.count("live/_seat_body.html") == 8
+    assert drawn.count("live/_more.html") == 1
+    assert drawn.count("live/table.html") == 4
 
 
 def test_a_move_redraws_only_the_seats_it_changed(four, monkeypatch) -> None:
-    first, _ = seat_bodies_drawn_by(monkeypatch, four.pk)
-    assert first == 8  # each player's own seat, and each seat as the others see it
     live = current(four)
+    drawn_by(monkeypatch, four.pk)
     play_as_holder(four.pk, live.engine.legal_actions()[0], four.version)  # the first bid
-    after, kept = seat_bodies_drawn_by(monkeypatch, four.pk)
+    after, kept = drawn_by(monkeypatch, four.pk)
     # The bidder's seat (what they said) and the next bidder's (whose turn it is),
     # each as its holder and as the others see it; the two other seats are as
     # they were.
-    assert after == 4
+    assert after.count("live/_seat_body.html") == 4
     drawing.parts.clear()
-    again, fresh = seat_bodies_drawn_by(monkeypatch, four.pk)
-    assert again == 8
+    again, fresh = drawn_by(monkeypatch, four.pk)
+    assert again.count("live/_seat_body.html") == 8
     assert kept == fresh
 
 
@@ -61,7 +71,7 @@ def test_a_kept_part_is_drawn_again_in_another_language(four, monkeypatch) -> No
         frames.note_language(four.pk, lang)
     frames.render_all(four.pk)  # English and French: their parts are kept
     frames.note_language(four.pk, "ka")
-    _drawn, by_viewpoint = seat_bodies_drawn_by(monkeypatch, four.pk)
+    _drawn, by_viewpoint = drawn_by(monkeypatch, four.pk)
     assert "(vous)" in by_viewpoint[(0, "fr")]
     assert "(you)" in by_viewpoint[(0, "en")]
     assert "(თქვენ)" in by_viewpoint[(0, "ka")]
