@@ -170,13 +170,13 @@ def draw(template: str, context: dict[str, Any]) -> SafeString:
 class Parts:
     """The table's parts drawn from plain data (a seat, the part below the felt),
     kept across moves in this process: most of a move's parts are what the move
-    before drew (the seats that neither moved nor are to move, the last trick
-    until the next one ends), and drawing them again was a fifth of a move's
-    drawing. A part is known by its template, its language and the ``repr`` of
-    its context, so equal keys are equal drawings; a context whose ``repr`` names
-    an object by its address is drawn and not kept (another object may later
-    have that address). A part and its key are a few KB: the newest ``size``
-    are kept, about ten per busy table."""
+    before drew (the seats that neither moved nor are to move, the part below
+    the felt until a bid or a trick changes it), and drawing the parts was about
+    a seventh of drawing a move. A part is known by its template, its language
+    and the ``repr`` of its context, so equal keys are equal drawings; a context
+    whose ``repr`` names an object by its address is drawn and not kept (another
+    object may later have that address). A part and its key are a few KB: the
+    newest ``size`` are kept, about ten per busy table."""
 
     def __init__(self, size: int = 4096) -> None:
         self._kept: OrderedDict[tuple[str, str | None, str], SafeString] = OrderedDict()
