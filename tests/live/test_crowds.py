@@ -5,6 +5,7 @@ do not redraw the table for everyone, presence is written in batches."""
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -188,6 +189,26 @@ def test_it_records_opens_and_closes_in_batches(make_table, alice) -> None:
     assert Presence.objects.filter(closed_at__isnull=False).count() == 5
     table.refresh_from_db()
     assert table.spectator_count == 15
+
+
+@pytest.mark.django_db
+def test_it_records_when_each_connection_closed_not_when_the_batch_was_written(
+    make_table, alice, monkeypatch
+) -> None:
+    table = make_table(alice, "open_blot", others=["easy"])
+    book = presence.LiveSet()
+    book.open("first", table.pk, None, None)
+    book.open("second", table.pk, None, None)
+    book.flush()
+    start = timezone.now()
+    clock = iter([start, start + timedelta(seconds=0.4), start + timedelta(seconds=0.9)])
+    monkeypatch.setattr(presence.timezone, "now", lambda: next(clock))
+    book.close("first")
+    book.close("second")
+    book.flush()  # the batch: 0.9 s after the first closed
+    monkeypatch.undo()
+    closed = dict(Presence.objects.values_list("channel_name", "closed_at"))
+    assert closed == {"first": start, "second": start + timedelta(seconds=0.4)}
 
 
 @pytest.mark.django_db

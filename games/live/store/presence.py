@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Count, Q
+from django.db.models import Case, Count, DateTimeField, Q, Value, When
 from django.utils import timezone
 
 from games.live.store.rows import select_values
@@ -187,7 +187,9 @@ class LiveSet:
         self._lock = threading.Lock()
         self._live: dict[str, Connection] = {}
         self._opened: dict[str, tuple[Connection, datetime]] = {}
-        self._closed: dict[str, Connection] = {}
+        #: Closed connections whose rows exist, and when each closed: the row says
+        #: when the page went, not when the flush came (a second later, at most).
+        self._closed: dict[str, tuple[Connection, datetime]] = {}
         #: Written connections now speaking for another seat: their rows' seat.
         self._reseated: dict[str, int | None] = {}
         self._recount: set[int] = set()
@@ -229,7 +231,7 @@ class LiveSet:
                 return
             self._reseated.pop(channel, None)
             if self._opened.pop(channel, None) is None:
-                self._closed[channel] = conn  # its row exists: mark it closed
+                self._closed[channel] = (conn, timezone.now())  # its row exists
             if conn.seat is None and conn.table_id is not None:
                 self._recount.add(conn.table_id)
 
@@ -262,9 +264,9 @@ class LiveSet:
                 for channel, seat in reseated.items():
                     if channel in self._live:
                         self._reseated.setdefault(channel, seat)
-                for channel, conn in closed.items():
+                for channel, gone in closed.items():
                     if channel not in self._live:
-                        self._closed[channel] = conn
+                        self._closed[channel] = gone
                 self._recount |= recount
                 self.catch_up = True
             raise
@@ -276,7 +278,7 @@ class LiveSet:
     def _write(
         self,
         opened: dict[str, tuple[Connection, datetime]],
-        closed: dict[str, Connection],
+        closed: dict[str, tuple[Connection, datetime]],
         reseated: dict[str, int | None],
         recount: set[int],
         live: list[str],
@@ -310,9 +312,16 @@ class LiveSet:
         for channel, seat in reseated.items():  # rare: a seat changed hands
             Presence.objects.filter(channel_name=channel).update(seat_index=seat)
         for chunk in _chunks(list(closed)):
-            Presence.objects.filter(channel_name__in=chunk).update(closed_at=now)
+            Presence.objects.filter(channel_name__in=chunk).update(
+                closed_at=Case(
+                    *(When(channel_name=c, then=Value(closed[c][1])) for c in chunk),
+                    output_field=DateTimeField(),
+                )
+            )
         left_seats = {
-            c.table_id for c in closed.values() if c.seat is not None and c.table_id is not None
+            c.table_id
+            for c, _at in closed.values()
+            if c.seat is not None and c.table_id is not None
         }
         if left_seats:
             # Someone left: the table may now need a stand-in sooner than it thought.
