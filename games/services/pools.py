@@ -17,9 +17,12 @@ person's joins and leaves sent at once take turns.
 Presence: a person is in a pool only while one of their pages holds their own
 socket (an open ``Presence`` row without a table, its heartbeat fresh) or has
 shown them waiting within :data:`POLL_GRACE` (the lobby's status refreshes every
-2 s; a page without the socket keeps them so). Closing the last page takes them
-out at the next pass (within a few seconds), and a group is seated only if
-everyone in it is still there at that moment.
+2 s; a page without the socket keeps them so). Going from one page to the next
+closes one socket before the next page opens its own: an entry whose person's
+last page closed within :data:`BETWEEN_PAGES` is kept, though not seated, so
+browsing the site while waiting keeps one's place. Closing the last page takes
+them out a few seconds later, and a group is seated only if everyone in it is
+still there at that moment.
 
 Someone seated at a running table (a casual bot table included) or in a running
 rated match is not pooled: two running tables at once would leave one of them
@@ -71,6 +74,11 @@ FILL_LEVEL = BotLevel.NORMAL
 #: A page without the person's socket keeps them in the pool this long after it
 #: last showed them waiting (its status refreshes every 2 s).
 POLL_GRACE = timedelta(seconds=3)
+#: A person whose last page closed this recently may be loading their next page
+#: (its socket opens once it has loaded): their entry is kept, but not seated.
+#: With the presence writes' second and the pass's, a closed tab still leaves
+#: the pool within about four seconds, as a lobby's last poll does.
+BETWEEN_PAGES = timedelta(seconds=2)
 #: After this long without a table the status offers the nearest alternatives.
 ALTERNATIVES_AFTER_S = 45
 #: The usual wait is the median of the pool's pairings this recent ...
@@ -126,6 +134,29 @@ def present(entries: Iterable[PoolEntry], now: datetime | None = None) -> set[in
         last_seen__gte=now - _stale(),
     ).values_list("user_id", flat=True)
     return polled | {u for u in socket if u is not None}
+
+
+def between_pages(user_ids: Iterable[int], now: datetime | None = None) -> set[int]:
+    """Of ``user_ids``, who closed a page holding their own socket within
+    :data:`BETWEEN_PAGES`: they may be on their way to the next page."""
+    now = now or timezone.now()
+    closed = Presence.objects.filter(
+        table__isnull=True, user_id__in=list(user_ids), closed_at__gte=now - BETWEEN_PAGES
+    ).values_list("user_id", flat=True)
+    return {u for u in closed if u is not None}
+
+
+def _forget_the_gone(entries: list[PoolEntry], here: set[int], now: datetime) -> None:
+    """Delete the entries of those of ``entries`` not ``here`` and not between
+    two pages: every page of theirs has closed."""
+    away = {e.user_id for e in entries if e.user_id not in here}
+    if not away:
+        return
+    gone = away - between_pages(away, now)
+    if gone:
+        PoolEntry.objects.filter(
+            pk__in=[e.pk for e in entries if e.user_id in gone], table__isnull=True
+        ).delete()
 
 
 def join(
@@ -362,11 +393,10 @@ def pair_waiting(now: datetime | None = None) -> int:
     if not entries:
         return 0
     now = now or timezone.now()
-    # Nobody has a page of theirs open any more: they have gone.
+    # Nobody has a page of theirs open any more: they have gone. Someone between
+    # two pages waits on, and is paired once their next page is open.
     here = present(entries)
-    gone = [e.pk for e in entries if e.user_id not in here]
-    if gone:
-        PoolEntry.objects.filter(pk__in=gone, table__isnull=True).delete()
+    _forget_the_gone(entries, here, timezone.now())
     entries = [e for e in entries if e.user_id in here]
     busy = _busy(e.user_id for e in entries)
     pools: dict[tuple[str, str, bool], list[PoolEntry]] = defaultdict(list)
@@ -408,9 +438,8 @@ def _seat_if_still_waiting(
         # Checked again under the lock: someone who closed their last page, or
         # sat down at a table, since the pass read the pool is never seated.
         here = present(still)
-        gone = [e.pk for e in still if e.user_id not in here]
-        if gone:
-            PoolEntry.objects.filter(pk__in=gone).delete()
+        if any(e.user_id not in here for e in still):
+            _forget_the_gone(still, here, timezone.now())
             return 0
         if _busy(e.user_id for e in still):
             return 0

@@ -182,8 +182,13 @@ def test_a_bad_play_now_form_changes_nothing(alice):
     assert not PoolEntry.objects.exists()
 
 
-def socket(user, closed=False, seen_ago=0.0):
-    """A page of ``user``'s holding (or having held) their own socket."""
+#: Long enough ago that a page's closing is not a step to the next page.
+LEFT = pools.BETWEEN_PAGES + timedelta(seconds=1)
+
+
+def socket(user, closed=False, seen_ago=0.0, closed_ago=LEFT):
+    """A page of ``user``'s holding (or, ``closed``, having held until
+    ``closed_ago``) their own socket."""
     now = timezone.now()
     return Presence.objects.create(
         table=None,
@@ -191,7 +196,7 @@ def socket(user, closed=False, seen_ago=0.0):
         user=user,
         connected_at=now - timedelta(minutes=5),
         last_seen=now - timedelta(seconds=seen_ago),
-        closed_at=now if closed else None,
+        closed_at=now - closed_ago if closed else None,
     )
 
 
@@ -210,6 +215,18 @@ def test_someone_whose_pages_are_all_closed_leaves_the_pool(alice, bob):
     assert pools.pair_waiting() == 0
     assert not PoolEntry.objects.filter(user=alice).exists()
     assert PoolEntry.objects.filter(user=bob).exists()  # just joined: there
+
+
+def test_someone_between_two_pages_keeps_their_place_and_is_paired_once_there(alice, bob):
+    join(alice)
+    socket(alice, closed=True, closed_ago=timedelta(seconds=0.5))  # the page they left
+    lapse_poll(alice)
+    join(bob)
+    assert pools.pair_waiting() == 0  # not seated while no page of theirs is open
+    assert PoolEntry.objects.get(user=alice).table_id is None
+    socket(alice)  # the next page's socket
+    assert pools.pair_waiting() == 1
+    assert PoolEntry.objects.get(user=alice).table_id is not None
 
 
 def test_a_page_holding_the_persons_socket_keeps_them_in_the_pool(alice, bob):
@@ -238,15 +255,20 @@ def test_pairing_never_seats_someone_who_left_after_the_pass_read_the_pool(
     real = pools._seat_if_still_waiting
 
     def alice_closes_her_last_tab_first(*args, **kwargs):
-        socket(alice, closed=True)
+        socket(alice, closed=True, closed_ago=timedelta(0))
         lapse_poll(alice)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(pools, "_seat_if_still_waiting", alice_closes_her_last_tab_first)
     assert pools.pair_waiting() == 0
     assert not Table.objects.exists()
-    assert not PoolEntry.objects.filter(user=alice).exists()
     assert PoolEntry.objects.get(user=bob).table_id is None  # waits on for someone there
+    # Her entry waits out the step between two pages, then goes.
+    assert PoolEntry.objects.get(user=alice).table_id is None
+    Presence.objects.filter(user=alice).update(closed_at=timezone.now() - LEFT)
+    monkeypatch.setattr(pools, "_seat_if_still_waiting", real)
+    assert pools.pair_waiting() == 0
+    assert not PoolEntry.objects.filter(user=alice).exists()
 
 
 def test_the_waiting_status_keeps_you_in_the_pool(alice):
