@@ -146,13 +146,13 @@ def between_pages(user_ids: Iterable[int], now: datetime | None = None) -> set[i
     return {u for u in closed if u is not None}
 
 
-def _forget_the_gone(entries: list[PoolEntry], here: set[int], now: datetime) -> None:
+def _forget_the_gone(entries: list[PoolEntry], here: set[int]) -> None:
     """Delete the entries of those of ``entries`` not ``here`` and not between
     two pages: every page of theirs has closed."""
     away = {e.user_id for e in entries if e.user_id not in here}
     if not away:
         return
-    gone = away - between_pages(away, now)
+    gone = away - between_pages(away)
     if gone:
         PoolEntry.objects.filter(
             pk__in=[e.pk for e in entries if e.user_id in gone], table__isnull=True
@@ -396,7 +396,7 @@ def pair_waiting(now: datetime | None = None) -> int:
     # Nobody has a page of theirs open any more: they have gone. Someone between
     # two pages waits on, and is paired once their next page is open.
     here = present(entries)
-    _forget_the_gone(entries, here, timezone.now())
+    _forget_the_gone(entries, here)
     entries = [e for e in entries if e.user_id in here]
     busy = _busy(e.user_id for e in entries)
     pools: dict[tuple[str, str, bool], list[PoolEntry]] = defaultdict(list)
@@ -439,7 +439,7 @@ def _seat_if_still_waiting(
         # sat down at a table, since the pass read the pool is never seated.
         here = present(still)
         if any(e.user_id not in here for e in still):
-            _forget_the_gone(still, here, timezone.now())
+            _forget_the_gone(still, here)
             return 0
         if _busy(e.user_id for e in still):
             return 0
