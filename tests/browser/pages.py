@@ -451,10 +451,20 @@ class TablePage:
         button = self.page.locator('#table-root [data-action="next-deal"]')
         if not button.count():
             return False
+        finished = int(self.attr("data-deal"))
         button.click()
-        self.page.evaluate("() => { window.__blot.results = []; }")
         self.page.wait_for_function(
-            "() => !document.querySelector('#table-root [data-deal-result]')"
+            "(finished) => { const root = document.getElementById('table-root');"
+            " return Number(root.dataset.deal) > finished"
+            " && !root.querySelector('[data-deal-result]'); }",
+            arg=finished,
+        )
+        # Only now: a frame that redraws the finished deal's result after the
+        # click (and before the new deal's) would otherwise be recorded again.
+        self.page.evaluate(
+            "(finished) => { window.__blot.results ="
+            " window.__blot.results.filter((r) => r.deal > finished); }",
+            finished,
         )
         return True
 

@@ -24,8 +24,12 @@ SIZES = {"desktop": DESKTOP, "phone": PHONE}
 BOT_DELAY_MS = 100
 TRICK_PAUSE_MS = 200
 #: Easy bots pass out some deals and outbid nobody in others: deals are played
-#: until one is coinched (each without a coinche is played through too).
+#: until one is coinched (each without a coinche is played through too). The
+#: match is the longest first-to one, so it does not end before then: a
+#: coinched deal scores its contract on top of the points, and a match to 1000
+#: can be over in four or five deals.
 MAX_DEALS = 12
+LONGEST_MATCH = "first_to:2001"
 SHOTS = os.environ.get("BLOT_SCREENSHOTS")
 
 
@@ -39,6 +43,7 @@ def coinche_table(page, db: SiteDB) -> int:
     """A Coinche table against three Easy bots, made through the create form."""
     page.goto("/tables/new/?variant=belote")
     page.locator("select[name=rule_set]").select_option(label="Coinche")
+    page.locator("select[name=format]").select_option(LONGEST_MATCH)
     for index in (1, 2, 3):
         page.locator(f"select[name=seat_{index}]").select_option("easy")
     page.get_by_role("button", name="Create the table").click()
@@ -105,7 +110,8 @@ def test_a_whole_coinche_deal_against_bots_with_a_coinche(new_page, site_db, siz
             deal = int(tp.attr("data-deal"))
             if coinched_deal == deal:
                 break
-            assert tp.next_deal()
+            over = tp.page.locator("#table-root .match-over").count()
+            assert tp.next_deal(), f"deal {deal} has no Next deal button (match over: {over})"
             last = None
             continue
         if tp.page.locator("#controls [data-auction]").count():
