@@ -18,7 +18,7 @@ from django.utils import timezone
 from engine.observe import observe
 from games.live.conduct.conductor import run_due
 from games.live.draw import frames, render
-from games.live.store import presence
+from games.live.store import history, presence
 from games.models import Deal, Presence, Seat, Table
 from tests.live.conftest import all_bots, later, live_of, play_as_holder
 from tests.live.wsclient import connect, receive_table, send_move, version_of
@@ -120,8 +120,12 @@ def _play_deals(table: Table, deals: int) -> None:
     run_due(later())  # the next deal is dealt once the pause after the last is over
 
 
-def _queries_for_frames(table: Table) -> int:
+def _queries_for_frames(table: Table, *, history_kept: bool = False) -> int:
+    """Queries to draw the table's frames from the database, the open deal's
+    history read too unless this process has it already (``history_kept``)."""
     Table.objects.filter(pk=table.pk).update(spectator_count=1)  # at least one viewpoint
+    if not history_kept:
+        history.cache.clear()
     with CaptureQueriesContext(connection) as queries:
         frames.render_all(table.pk)
     return len(queries)
@@ -137,9 +141,12 @@ def test_it_reads_as_many_queries_per_frame_at_the_fifth_deal_as_at_the_first(
     _play_deals(table, 4)
     assert live_of(table) is not None, "the match is still on"
     assert _queries_for_frames(table) == at_first
-    # Loaded once for all viewpoints: table, people's seats, match, participants,
-    # deals, scores, the open deal's log.
+    # Loaded once for all viewpoints: table, people's seats, match, the open
+    # deal with its log, and its history: participants, finished deals, scores.
     assert at_first <= 7
+    # The history is kept for the open deal: drawn again, only the table, its
+    # seats, its match and the open deal are read.
+    assert _queries_for_frames(table, history_kept=True) == at_first - 3
 
 
 @pytest.mark.django_db
@@ -150,10 +157,13 @@ def test_it_never_loads_the_action_logs_of_finished_deals(make_table, alice) -> 
     with CaptureQueriesContext(connection) as queries:
         frames.render_all(table.pk)
     logs_read = [q["sql"] for q in queries if '"games_deal"."actions"' in q["sql"]]
-    # Only the shown deal's log, by its id, once; never the logs of the match.
+    # Only the shown deal's log, once (by its id, or as the match's one open
+    # deal); never the logs of the match.
     assert len(logs_read) == 1
     for sql in logs_read:
-        assert 'WHERE "games_deal"."id" =' in sql
+        assert 'WHERE "games_deal"."id" =' in sql or (
+            """"games_deal"."status" = 'playing'""" in sql and sql.endswith("LIMIT 1")
+        )
 
 
 @pytest.mark.django_db
@@ -249,6 +259,37 @@ async def test_it_forwards_only_newer_versions_to_a_viewer(duel, alice) -> None:
     await layer.group_send(group, frames.frame_message(group, version + 5, "new"))
     assert await ws.receive_from(timeout=5) == "new"
     await ws.disconnect()
+
+
+@pytest.mark.django_db
+def test_a_join_keeps_the_open_deals_history_for_the_deals_first_move_in_the_process(
+    make_table, alice, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    """A viewer's first frame reads the open deal's history (its participants,
+    finished deals and scores) and keeps it: the deal's first move in the same
+    process draws its frames without reading it again."""
+    from games.live.deliver import notify
+
+    table = make_table(alice, "open_blot", "first_to:2001", others=["easy"])
+    _play_deals(table, 1)  # a finished deal and a score row in the history
+    Seat.objects.filter(table=table, index=0).update(user=alice, bot_level=None)
+    monkeypatch.setattr(notify, "_send_and_wake", lambda *args, **kwargs: None)
+    monkeypatch.setattr(notify, "async_to_sync", lambda fn: fn)
+    history.cache.clear()
+    frames.cache.clear()
+    frames.frame_for(table.pk, 0, holder=alice.pk)  # Alice's socket joins
+    live = live_of(table)
+    seat = live.engine.to_act
+    action = observe(live.engine, seat).legal[0]
+    with (
+        CaptureQueriesContext(connection) as queries,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        play_as_holder(table.pk, action, live.table.version, by_server=seat != 0)
+    history_read = [
+        q["sql"] for q in queries if "games_participant" in q["sql"] or "scorerow" in q["sql"]
+    ]
+    assert history_read == []
 
 
 @pytest.mark.django_db

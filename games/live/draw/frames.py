@@ -205,17 +205,41 @@ class Known:
 
 
 def _known_shared(known: Known) -> dict[str, Any]:
-    past = history.cache.for_open_deal(known.match, known.deal)
+    loaded = _with_history(known.match, known.deal)
     closed = known.closed
-    loaded: dict[str, Any] = {
-        "match": known.match if closed is None else closed.match,
+    if closed is not None:  # drawn as the deal's closing wrote it, deal, score row and match
+        loaded.update(
+            match=closed.match,
+            deals=[*loaded["deals"][:-1], closed.deal],
+            rows=[*loaded["rows"], closed],
+        )
+    return {**loaded, "engine": known.engine}
+
+
+def _stored_shared(table: Table) -> dict[str, Any]:
+    """What every viewpoint of a table read from the database shares, with the
+    open deal's history from :data:`history.cache`: a join or a resend reads the
+    match and its open deal, and fills the cache the deal's moves in this
+    process then draw from (so the first move of a deal that someone joined
+    here reads no history, and neither does the next join)."""
+    match = table.matches.order_by("-id").first()
+    if match is None:
+        return {"match": None}
+    deal = match.deals.filter(status=Deal.Status.PLAYING).order_by("-number").first()
+    if deal is None:  # between deals or over: what is shown is read as it is
+        return {"match": match}
+    return _with_history(match, deal)
+
+
+def _with_history(match: Match, open_deal: Deal) -> dict[str, Any]:
+    past = history.cache.for_open_deal(match, open_deal)
+    return {
+        "match": match,
         "participants": past.participants,
-        "deals": [*past.finished, known.deal if closed is None else closed.deal],
-        "rows": past.rows if closed is None else [*past.rows, closed],
-        "engine": known.engine,
+        "deals": [*past.finished, open_deal],
+        "rows": past.rows,
         "seat_ratings": past.seat_ratings,
     }
-    return loaded
 
 
 def render_all(table_id: int, known: Known | None = None) -> tuple[int, Frames]:
@@ -225,7 +249,7 @@ def render_all(table_id: int, known: Known | None = None) -> tuple[int, Frames]:
     if known is None:
         table = Table.objects.get(pk=table_id)
         rows = list(table.seats.order_by("index"))  # read once: viewpoints, and drawn at each seat
-        loaded: dict[str, Any] = {}
+        loaded = _stored_shared(table)
     else:
         table, rows, loaded = known.table, known.seats, _known_shared(known)
     seats = viewpoints(table, rows)
@@ -262,7 +286,7 @@ def frame_for(
         if table.version != version and seat is not None:
             continue  # it moved between the two reads: read its holder again
         with translation.override(lang):
-            html = render.render_table(table, seat, oob=True)
+            html = render.render_viewpoints(table, [seat], _stored_shared(table))[seat]
         cache.put(table_id, seat, table.version, html, lang)
         return table.version, html
     raise NotHolder(f"table {table_id} kept moving while seat {seat} was read")
