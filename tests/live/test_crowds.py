@@ -278,18 +278,22 @@ def test_a_join_keeps_the_open_deals_history_for_the_deals_first_move_in_the_pro
     history.cache.clear()
     frames.cache.clear()
     frames.frame_for(table.pk, 0, holder=alice.pk)  # Alice's socket joins
+    assert _history_reads(_next_move(table, django_capture_on_commit_callbacks)) == []
+
+
+def _next_move(table: Table, capture_on_commit) -> list[str]:
+    """The first legal move played (by the server at a bot's seat), what its
+    commit sets off run with it; the SQL it all ran."""
     live = live_of(table)
     seat = live.engine.to_act
     action = observe(live.engine, seat).legal[0]
-    with (
-        CaptureQueriesContext(connection) as queries,
-        django_capture_on_commit_callbacks(execute=True),
-    ):
+    with CaptureQueriesContext(connection) as queries, capture_on_commit(execute=True):
         play_as_holder(table.pk, action, live.table.version, by_server=seat != 0)
-    history_read = [
-        q["sql"] for q in queries if "games_participant" in q["sql"] or "scorerow" in q["sql"]
-    ]
-    assert history_read == []
+    return [q["sql"] for q in queries]
+
+
+def _history_reads(sqls: list[str]) -> list[str]:
+    return [sql for sql in sqls if "games_participant" in sql or "scorerow" in sql]
 
 
 @pytest.mark.django_db
@@ -313,21 +317,13 @@ def test_it_draws_a_moves_frames_from_what_the_move_read_exactly_as_a_fresh_read
     )
     monkeypatch.setattr(notify, "async_to_sync", lambda fn: fn)
     for move in range(6):
-        live = live_of(table)
-        seat = live.engine.to_act
-        action = observe(live.engine, seat).legal[0]
-        with (
-            CaptureQueriesContext(connection) as queries,
-            django_capture_on_commit_callbacks(execute=True),
-        ):
-            play_as_holder(table.pk, action, live.table.version, by_server=seat != 0)
+        queries = _next_move(table, django_capture_on_commit_callbacks)
         from_move = drawn[-1]
         frames.cache.clear()
         _version, fresh = frames.render_all(table.pk)
         assert from_move == fresh
-        after_commit = [q["sql"] for q in queries if q["sql"].startswith("SELECT")]
         if move > 0:  # the history is read with the deal's first frames, then kept
-            assert not [q for q in after_commit if "games_participant" in q or "scorerow" in q]
+            assert not _history_reads([q for q in queries if q.startswith("SELECT")])
 
 
 @pytest.mark.django_db
