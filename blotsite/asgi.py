@@ -67,5 +67,4 @@ async def application(scope: Any, receive: Any, send: Any) -> None:
 gc.collect()
 gc.freeze()
 # Collected far less often: serving makes few cycles (settings.BLOT_GC_YOUNG_THRESHOLD).
-_young, *_older = gc.get_threshold()
-gc.set_threshold(settings.BLOT_GC_YOUNG_THRESHOLD, *_older)
+gc.set_threshold(settings.BLOT_GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
