@@ -222,7 +222,7 @@ def _stored_shared(table: Table) -> dict[str, Any]:
     match and its open deal, and fills the cache the deal's moves in this
     process then draw from (so the first move of a deal that someone joined
     here reads no history, and neither does the next join)."""
-    match = table.matches.order_by("-id").first()
+    match = table.current_match()
     if match is None:
         return {"match": None}
     deal = match.deals.filter(status=Deal.Status.PLAYING).order_by("-number").first()
